@@ -1,0 +1,95 @@
+#include "attention/attention.hpp"
+
+#include "attention/softmax.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace attn {
+
+Mask mask_combined(const AttentionOptions& o, Index n_queries, Index n_keys) {
+    Mask m = Mask::Constant(n_queries, n_keys, true);
+    if (o.mask.size() > 0) {
+        require(o.mask.rows() == n_queries && o.mask.cols() == n_keys,
+                "mask has shape " + shape(o.mask.rows(), o.mask.cols()) +
+                    " but needs (rows(query), rows(key)) = " + shape(n_queries, n_keys));
+        m = m && o.mask;
+    }
+    if (o.causal) m = m && mask_causal(n_queries, n_keys);
+    if (o.valid_length) m = m && mask_padding(n_queries, n_keys, *o.valid_length);
+    return m;
+}
+
+static Scalar default_scale(Score score, Index d_k) {
+    return score == Score::dot || score == Score::general ? Scalar(1) / std::sqrt(Scalar(d_k)) : Scalar(1);
+}
+
+// Checks shared by the fast path and the reference; returns the completed parameters.
+static ScoreParams prepare(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
+                           Scalar& scale) {
+    require_nonempty(Q, "query");
+    require_nonempty(K, "key");
+    require_nonempty(V, "value");
+    require(V.rows() == K.rows(), "value has " + std::to_string(V.rows()) + " rows but key has " +
+                                      std::to_string(K.rows()) + "; each key needs one value");
+    require_finite(Q, "query");
+    require_finite(K, "key");
+    require_finite(V, "value");
+    scale = o.scale ? *o.scale : default_scale(o.score, K.cols());
+    require(std::isfinite(scale) && scale > 0,
+            "scale must be a finite number greater than 0, got " + std::to_string(scale));
+    return score_params_complete(o.score, Q.cols(), K.cols(), o.params, o.seed, o.hidden);
+}
+
+static void require_finite_scores(const MatRef& S) {
+    for (Index i = 0; i < S.size(); ++i)
+        require(std::isfinite(S.data()[i]),
+                "the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
+}
+
+static Mat apply_mask(const Mat& scaled, const Mask& mask) {
+    return mask.select(scaled, Mat::Constant(scaled.rows(), scaled.cols(),
+                                             -std::numeric_limits<Scalar>::infinity()));
+}
+
+AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
+    AttentionResult r;
+    r.params = prepare(Q, K, V, o, r.scale);
+    r.mask = mask_combined(o, Q.rows(), K.rows());
+    // pass 1: scores of every query against every key
+    r.scores = scores(o.score, Q, K, r.params);
+    // pass 2: scale
+    r.scaled = r.scores * r.scale;
+    require_finite_scores(r.scaled);
+    // pass 3: masked entries become -inf: exp(-inf) = 0 after softmax
+    r.masked = apply_mask(r.scaled, r.mask);
+    // pass 4: weights, and the weighted sum of the values
+    r.weights = masked_softmax_rows(r.scaled, r.mask);
+    r.output = r.weights * V;
+    return r;
+}
+
+AttentionResult attention_reference(const MatRef& Q, const MatRef& K, const MatRef& V,
+                                    const AttentionOptions& o) {
+    AttentionResult r;
+    r.params = prepare(Q, K, V, o, r.scale);
+    const Index nq = Q.rows(), nk = K.rows(), dv = V.cols();
+    r.mask = mask_combined(o, nq, nk);
+    r.scores = scores_reference(o.score, Q, K, r.params);
+    r.scaled = Mat(nq, nk);
+    for (Index i = 0; i < nq; ++i)
+        for (Index j = 0; j < nk; ++j) r.scaled(i, j) = Scalar(double(r.scores(i, j)) * r.scale);
+    require_finite_scores(r.scaled);
+    r.masked = apply_mask(r.scaled, r.mask);
+    r.weights = masked_softmax_rows_reference(r.scaled, r.mask);
+    r.output = Mat::Zero(nq, dv);
+    for (Index i = 0; i < nq; ++i)
+        for (Index c = 0; c < dv; ++c) {
+            double z = 0;
+            for (Index j = 0; j < nk; ++j) z += double(r.weights(i, j)) * V(j, c);
+            r.output(i, c) = Scalar(z);
+        }
+    return r;
+}
+
+}  // namespace attn

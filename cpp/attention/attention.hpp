@@ -1,0 +1,54 @@
+// Attention: a soft lookup. Compare each query with every key (scores), turn
+// the scores of each query into weights with softmax, and return for each
+// query the weighted sum of the values.
+//
+//   S = F(Q, K) (n_q, n_k)  ->  S * scale  ->  mask (-inf)  ->  A = softmax rows  ->  Z = A V (n_q, d_v)
+#pragma once
+
+#include "attention/masks.hpp"
+#include "attention/scores.hpp"
+#include "attention/types.hpp"
+
+#include <cstdint>
+#include <optional>
+
+namespace attn {
+
+struct AttentionOptions {
+    Score score = Score::dot;
+    // Multiplies the scores before softmax. Default: 1/sqrt(d_k) for dot and
+    // general (keeps the variance of q.k near 1 whatever d_k), 1 otherwise.
+    std::optional<Scalar> scale;
+    ScoreParams params;      // missing parameters are drawn from seed
+    std::uint64_t seed = 0;  // for missing score parameters
+    Index hidden = 0;        // additive hidden width (0 = d_k)
+    Mask mask;               // (n_q, n_k) or empty; true = may attend
+    bool causal = false;     // query i sees keys 0..i only
+    std::optional<Index> valid_length;  // keys at index >= valid_length are padding
+};
+
+// Every intermediate, so a page can show each step of the chain.
+struct AttentionResult {
+    Mat scores;          // (n_q, n_k) F(q_i, k_j)
+    Scalar scale = 1;    // the scale used
+    Mat scaled;          // (n_q, n_k) scores * scale
+    Mask mask;           // (n_q, n_k) combined mask, true = may attend
+    Mat masked;          // (n_q, n_k) scaled, -inf where the mask is false
+    Mat weights;         // (n_q, n_k) softmax of each row; rows sum to 1, or are 0 if fully masked
+    Mat output;          // (n_q, d_v) weights * V
+    ScoreParams params;  // the score parameters used (given or drawn)
+};
+
+// The combined mask of options (explicit mask AND causal AND padding).
+//   -> (n_queries, n_keys)
+Mask mask_combined(const AttentionOptions& options, Index n_queries, Index n_keys);
+
+//   Q: (n_q, d_q)   K: (n_k, d_k)   V: (n_k, d_v)
+AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V,
+                          const AttentionOptions& options = {});
+
+// The same computation with plain loops in double precision, for the tests.
+AttentionResult attention_reference(const MatRef& Q, const MatRef& K, const MatRef& V,
+                                    const AttentionOptions& options = {});
+
+}  // namespace attn

@@ -1,0 +1,31 @@
+#include "attention/cost_model.hpp"
+
+#include <cmath>
+
+namespace attn {
+
+// smallest L with k^L >= n
+static double log_ceil(double n, double k) {
+    double L = 0, reach = 1;
+    while (reach < n) reach *= k, ++L;
+    return L;
+}
+
+std::vector<LayerCost> cost_model(Index n, Index d, Index k) {
+    require(n >= 1, "n must be at least 1, got " + std::to_string(n));
+    require(d >= 1, "d must be at least 1, got " + std::to_string(d));
+    require(k >= 2, "k (kernel width) must be at least 2, got " + std::to_string(k));
+    require(n <= 100000000 && d <= 1000000 && k <= 1000000, "n, d or k is too large");
+    const double N = double(n), D = double(d), K = double(k);
+    return {
+        {"self-attention", "O(n^2 d)", "O(1)", "O(1)", 2 * N * N * D, 1, 1, 3 * D * D},
+        {"recurrent", "O(n d^2)", "O(n)", "O(n)", 2 * N * D * D, N, N - 1, 2 * D * D},
+        {"convolutional", "O(k n d^2)", "O(1)", "O(n/k)", K * N * D * D, 1,
+         n == 1 ? 0 : std::ceil((N - 1) / (K - 1)), K * D * D},
+        {"convolutional (dilated)", "O(k n d^2)", "O(1)", "O(log_k n)", K * N * D * D, 1, log_ceil(N, K),
+         K * D * D},
+        {"fully connected", "O(n^2 d^2)", "O(1)", "O(1)", N * N * D * D, 1, 1, N * N * D * D},
+    };
+}
+
+}  // namespace attn

@@ -1,0 +1,38 @@
+// What a layer costs, as functions of the sequence length n, the width d and
+// the convolution kernel width k: the table that compares self-attention with
+// recurrent, convolutional and fully-connected layers.
+//
+// Counts are exact for the conventions below; the big-O column is what they
+// grow like. Self-attention grows quadratically with n, not exponentially.
+#pragma once
+
+#include "attention/types.hpp"
+
+#include <string>
+#include <vector>
+
+namespace attn {
+
+struct LayerCost {
+    std::string layer;        // "self-attention", "recurrent", ...
+    std::string complexity;   // big-O of multiply-adds per layer, e.g. "O(n^2 d)"
+    std::string sequential;   // big-O of operations that must run one after another
+    std::string path;         // big-O of the longest path between two positions
+    double multiply_adds;     // per layer, for these n, d, k
+    double sequential_ops;    // steps that cannot run in parallel
+    double max_path_length;   // layers/steps a signal crosses between the farthest positions
+    double parameters;        // learned weights (biases left out)
+};
+
+// Rows, in order: self-attention, recurrent, convolutional (contiguous),
+// convolutional (dilated), fully connected.
+//   self-attention: 2 n^2 d (Q K^T and A V; projections excluded), path 1
+//   recurrent:      2 n d^2 (W_h h + W_x x per step), n sequential steps, path n - 1
+//   convolutional:  k n d^2, path ceil((n - 1) / (k - 1)) stacked layers
+//   dilated conv:   k n d^2, path ceil(log_k n) layers
+//   fully connected on the flattened sequence: (n d)^2, path 1, but its
+//   parameters grow with n and it cannot take another length
+//   n >= 1, d >= 1, k >= 2
+std::vector<LayerCost> cost_model(Index n, Index d, Index k);
+
+}  // namespace attn

@@ -1,0 +1,44 @@
+#include "attention/kernel_regression.hpp"
+
+namespace attn {
+
+KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& values, const VecRef& queries,
+                                         const AttentionOptions& options) {
+    require(keys.size() >= 1, "keys must have at least one entry");
+    require(values.size() == keys.size(), "values has " + std::to_string(values.size()) +
+                                              " entries but keys has " + std::to_string(keys.size()) +
+                                              "; each key needs one value");
+    require(queries.size() >= 1, "queries must have at least one entry");
+    AttentionOptions o = options;
+    if (!o.scale) o.scale = Scalar(1);
+    // scalars as one-column matrices: Q (m, 1), K (n, 1), V (n, 1)
+    const AttentionResult a = attention(Mat(queries), Mat(keys), Mat(values), o);
+    KernelRegressionResult r;
+    r.queries = queries;
+    r.scores = a.scaled;
+    r.weights = a.weights;
+    r.estimates = a.output.col(0);
+    return r;
+}
+
+Vec linspace(Scalar from, Scalar to, Index m) {
+    require(m >= 2, "a curve needs at least 2 queries, got " + std::to_string(m));
+    require(m <= 100000, "a curve takes at most 100000 queries, got " + std::to_string(m));
+    require_finite(from, "from");
+    require_finite(to, "to");
+    require(from < to, "from must be less than to");
+    return Vec::LinSpaced(m, from, to);
+}
+
+Scalar weighted_sum(const VecRef& weights, const VecRef& values) {
+    require(weights.size() == values.size(), "weights has " + std::to_string(weights.size()) +
+                                                 " entries but values has " + std::to_string(values.size()));
+    require(weights.size() >= 1, "weights must have at least one entry");
+    require_finite(weights, "weights");
+    require_finite(values, "values");
+    double s = 0;  // double: 0.1*55 + 0.15*60 + 0.45*65 + 0.3*70 rounds to 64.75 exactly
+    for (Index i = 0; i < weights.size(); ++i) s += double(weights(i)) * double(values(i));
+    return Scalar(s);
+}
+
+}  // namespace attn

@@ -1,0 +1,55 @@
+#include "attention/self_attention.hpp"
+
+#include "attention/init.hpp"
+
+namespace attn {
+
+static void check_projection(const Mat& W, Index rows, Index cols, const char* name) {
+    require(W.rows() == rows && W.cols() == cols, std::string("projections.") + name + " must have shape " +
+                                                      shape(rows, cols) + ", got " + shape(W));
+    require_finite(W, std::string("projections.") + name);
+}
+
+Projections projections_complete(Projections p, Index d_in_q, Index d_in_kv, Index d_k, Index d_v,
+                                 std::uint64_t seed) {
+    require(d_k > 0, "dK must be positive, got " + std::to_string(d_k));
+    require(d_v > 0, "dV must be positive, got " + std::to_string(d_v));
+    if (p.Wq.size() == 0) p.Wq = init_xavier(d_in_q, d_k, seed, stream::Wq);
+    if (p.Wk.size() == 0) p.Wk = init_xavier(d_in_kv, d_k, seed, stream::Wk);
+    if (p.Wv.size() == 0) p.Wv = init_xavier(d_in_kv, d_v, seed, stream::Wv);
+    check_projection(p.Wq, d_in_q, d_k, "Wq");
+    check_projection(p.Wk, d_in_kv, d_k, "Wk");
+    check_projection(p.Wv, d_in_kv, d_v, "Wv");
+    return p;
+}
+
+ProjectedAttention project(const MatRef& X, const MatRef& M, const Projections& W) {
+    require_nonempty(X, "input");
+    require_nonempty(M, "memory");
+    require_finite(X, "input");
+    require_finite(M, "memory");
+    require(W.Wq.rows() == X.cols() && W.Wk.rows() == M.cols() && W.Wv.rows() == M.cols() &&
+                W.Wq.cols() == W.Wk.cols(),
+            "projections do not fit the inputs: Wq " + shape(W.Wq) + ", Wk " + shape(W.Wk) + ", Wv " +
+                shape(W.Wv) + " for input width " + std::to_string(X.cols()) + " and memory width " +
+                std::to_string(M.cols()));
+    ProjectedAttention r;
+    r.W = W;
+    r.Q = X * W.Wq;
+    r.K = M * W.Wk;
+    r.V = M * W.Wv;
+    return r;
+}
+
+ProjectedAttention cross_attention(const MatRef& X, const MatRef& M, const Projections& W,
+                                   const AttentionOptions& options) {
+    ProjectedAttention r = project(X, M, W);
+    r.attention = attention(r.Q, r.K, r.V, options);
+    return r;
+}
+
+ProjectedAttention self_attention(const MatRef& X, const Projections& W, const AttentionOptions& options) {
+    return cross_attention(X, X, W, options);
+}
+
+}  // namespace attn

@@ -1,0 +1,42 @@
+// Self- and cross-attention: queries, keys and values are learned linear
+// projections of input sequences (one row per token).
+//
+//   self:  Q = X W^Q, K = X W^K, V = X W^V           (Q, K, V from the same X)
+//   cross: Q = X W^Q, K = M W^K, V = M W^V           (K and V from another sequence M)
+#pragma once
+
+#include "attention/attention.hpp"
+
+#include <cstdint>
+
+namespace attn {
+
+struct Projections {
+    Mat Wq;  // (d_in_q, d_k)
+    Mat Wk;  // (d_in_kv, d_k)
+    Mat Wv;  // (d_in_kv, d_v)
+};
+
+// Draws the projections that are empty in given from the seeded initialiser.
+Projections projections_complete(Projections given, Index d_in_q, Index d_in_kv, Index d_k, Index d_v,
+                                 std::uint64_t seed);
+
+struct ProjectedAttention {
+    Projections W;  // the projections used
+    Mat Q;          // (n_q, d_k)
+    Mat K;          // (n_kv, d_k)
+    Mat V;          // (n_kv, d_v)
+    AttentionResult attention;
+};
+
+// Q = X Wq, K = M Wk, V = M Wv, after checking that the shapes fit; the
+// attention member is left empty.
+ProjectedAttention project(const MatRef& X, const MatRef& M, const Projections& W);
+
+//   X: (n_q, d_in_q)   M: (n_kv, d_in_kv); options.score applies to Q and K.
+ProjectedAttention cross_attention(const MatRef& X, const MatRef& M, const Projections& W,
+                                   const AttentionOptions& options = {});
+//   X: (n, d_in)
+ProjectedAttention self_attention(const MatRef& X, const Projections& W, const AttentionOptions& options = {});
+
+}  // namespace attn

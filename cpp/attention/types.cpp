@@ -1,0 +1,50 @@
+#include "attention/types.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace attn {
+
+void fail(const std::string& message) { throw invalid_argument(message); }
+
+std::string shape(Index rows, Index cols) {
+    return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+}
+std::string shape(const MatRef& m) { return shape(m.rows(), m.cols()); }
+
+static std::string describe(Scalar x) {
+    if (std::isnan(x)) return "NaN";
+    return x > 0 ? "Infinity" : "-Infinity";
+}
+
+void require_finite(const MatRef& m, const std::string& name) {
+    for (Index i = 0; i < m.rows(); ++i)
+        for (Index j = 0; j < m.cols(); ++j)
+            if (!std::isfinite(m(i, j))) {
+                std::ostringstream s;
+                s << name << " has " << describe(m(i, j)) << " at row " << i << ", column " << j
+                  << " (every entry must be a finite float32)";
+                fail(s.str());
+            }
+}
+
+void require_finite(const VecRef& v, const std::string& name) {
+    for (Index i = 0; i < v.size(); ++i)
+        if (!std::isfinite(v(i))) {
+            std::ostringstream s;
+            s << name << " has " << describe(v(i)) << " at index " << i
+              << " (every entry must be a finite float32)";
+            fail(s.str());
+        }
+}
+
+void require_finite(Scalar x, const std::string& name) {
+    if (!std::isfinite(x)) fail(name + " must be a finite number, got " + describe(x));
+}
+
+void require_nonempty(const MatRef& m, const std::string& name) {
+    require(m.rows() > 0 && m.cols() > 0,
+            name + " must have at least one row and one column, got shape " + shape(m));
+}
+
+}  // namespace attn

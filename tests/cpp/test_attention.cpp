@@ -1,0 +1,121 @@
+#include "helpers.hpp"
+
+using namespace attn;
+using namespace attn::test;
+
+TEST_CASE("attention: golden Thinking Machines 112, 96 -> 14, 12 -> 0.880797, 0.119203") {
+    const Mat Q = Mat::Constant(1, 64, 1);
+    Mat K(2, 64);
+    K.row(0).setConstant(1.75f);
+    K.row(1).setConstant(1.5f);
+    Mat V(2, 3);
+    V << 1, 0, 2, 0, 1, 2;
+    const AttentionResult r = attention(Q, K, V);
+    CHECK(r.scale == 0.125f);
+    CHECK(r.scores(0, 0) == 112);
+    CHECK(r.scores(0, 1) == 96);
+    CHECK(r.scaled(0, 0) == 14);
+    CHECK(r.scaled(0, 1) == 12);
+    CHECK(r.weights(0, 0) == doctest::Approx(0.880797).epsilon(1e-6));
+    CHECK(r.weights(0, 1) == doctest::Approx(0.119203).epsilon(1e-5));
+    // z1 = a11 v1 + a12 v2
+    CHECK(r.output(0, 0) == doctest::Approx(r.weights(0, 0)));
+    CHECK(r.output(0, 1) == doctest::Approx(r.weights(0, 1)));
+    CHECK(r.output(0, 2) == doctest::Approx(2));
+}
+
+TEST_CASE("attention: matches the reference for every score and mask on random inputs") {
+    const Score all[] = {Score::dot, Score::general, Score::concat, Score::additive, Score::gaussian};
+    for (Score score : all)
+        for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+            CAPTURE(score_name(score));
+            CAPTURE(seed);
+            const bool same = score == Score::dot || score == Score::gaussian;
+            const Index nq = 1 + Index(seed % 6), nk = 1 + Index(seed * 5 % 8);
+            const Index dq = 1 + Index(seed * 3 % 10), dk = same ? dq : 1 + Index(seed % 4), dv = 1 + Index(seed % 5);
+            AttentionOptions o;
+            o.score = score;
+            o.seed = seed;
+            o.causal = seed % 2 == 0;
+            if (seed % 3 == 0) o.valid_length = Index(seed % (nk + 1));
+            if (seed % 4 == 1) o.mask = random_matrix(nq, nk, seed + 7).array() > -0.5f;
+            if (seed % 5 == 2) o.scale = 0.3f;
+            const Mat Q = random_matrix(nq, dq, seed), K = random_matrix(nk, dk, seed + 1),
+                      V = random_matrix(nk, dv, seed + 2);
+            const AttentionResult fast = attention(Q, K, V, o);
+            const AttentionResult ref = attention_reference(Q, K, V, o);
+            CHECK(max_rel_error(fast.scores, ref.scores) < 1e-5);
+            CHECK(max_rel_error(fast.masked, ref.masked) < 1e-5);
+            CHECK(max_rel_error(fast.weights, ref.weights) < 1e-5);
+            CHECK(max_rel_error(fast.output, ref.output) < 1e-5);
+            CHECK((fast.mask == ref.mask).all());
+            check_rows_sum_to_one_or_zero(fast.weights);
+            CHECK(fast.output.allFinite());
+        }
+}
+
+TEST_CASE("attention: default scale is 1/sqrt(d_k) for dot and general, 1 otherwise") {
+    const Mat Q = random_matrix(2, 16, 1), K = random_matrix(3, 16, 2), V = random_matrix(3, 2, 3);
+    AttentionOptions o;
+    CHECK(attention(Q, K, V, o).scale == 0.25f);
+    o.score = Score::general;
+    CHECK(attention(Q, K, V, o).scale == 0.25f);
+    o.score = Score::additive;
+    CHECK(attention(Q, K, V, o).scale == 1.0f);
+    o.scale = 2.0f;
+    CHECK(attention(Q, K, V, o).scale == 2.0f);
+}
+
+TEST_CASE("attention: masked entries are -inf before softmax; fully masked rows give zero output") {
+    const Mat Q = random_matrix(3, 4, 1), K = random_matrix(3, 4, 2), V = random_matrix(3, 2, 3);
+    AttentionOptions o;
+    o.causal = true;
+    o.valid_length = 2;
+    o.mask = Mask::Constant(3, 3, true);
+    o.mask(0, 0) = false;  // row 0 may see key 0 only by causality: now none
+    const AttentionResult r = attention(Q, K, V, o);
+    CHECK(std::isinf(r.masked(0, 0)));
+    CHECK(r.masked(0, 0) < 0);
+    CHECK(std::isinf(r.masked(2, 2)));  // padding
+    CHECK(std::isinf(r.masked(1, 2)));  // causal and padding
+    CHECK((r.weights.row(0).array() == 0).all());
+    CHECK((r.output.row(0).array() == 0).all());
+    CHECK(r.weights(1, 0) + r.weights(1, 1) == doctest::Approx(1));
+    CHECK(r.weights(2, 2) == 0);
+    CHECK(r.output.allFinite());
+}
+
+TEST_CASE("attention: given score parameters are used, missing ones drawn from the seed") {
+    const Mat Q = random_matrix(2, 3, 1), K = random_matrix(4, 3, 2), V = random_matrix(4, 1, 3);
+    AttentionOptions o;
+    o.score = Score::general;
+    o.params.W = Mat::Identity(3, 3);
+    const AttentionResult r = attention(Q, K, V, o);
+    CHECK(r.params.W == Mat::Identity(3, 3));
+    CHECK(max_rel_error(r.scores, score_dot(Q, K)) < 1e-6);
+    o.params = {};
+    o.seed = 5;
+    CHECK(attention(Q, K, V, o).params.W == init_xavier(3, 3, 5, stream::W));
+}
+
+TEST_CASE("attention: errors name the argument") {
+    const Mat Q = random_matrix(2, 3, 1), K = random_matrix(4, 3, 2), V = random_matrix(4, 1, 3);
+    CHECK(error_of([&] { attention(Q, K, random_matrix(3, 1, 1)); }) ==
+          "value has 3 rows but key has 4; each key needs one value");
+    Mat bad = Q;
+    bad(1, 2) = INFINITY;
+    CHECK(error_of([&] { attention(bad, K, V); }) ==
+          "query has Infinity at row 1, column 2 (every entry must be a finite float32)");
+    AttentionOptions o;
+    o.mask = Mask::Constant(4, 2, true);
+    CHECK(error_of([&] { attention(Q, K, V, o); }) == "mask has shape (4, 2) but needs (rows(query), rows(key)) = (2, 4)");
+    o = {};
+    o.scale = -1.0f;
+    CHECK(contains(error_of([&] { attention(Q, K, V, o); }), "scale must be a finite number greater than 0"));
+    o = {};
+    o.valid_length = 9;
+    CHECK(contains(error_of([&] { attention(Q, K, V, o); }), "validLength must be between 0 and the number of keys (4)"));
+    const Mat huge = Mat::Constant(2, 3, 1e30f);
+    CHECK(contains(error_of([&] { attention(huge, huge, Mat::Ones(2, 1)); }), "scores overflow float32"));
+    CHECK(contains(error_of([&] { attention(Mat(0, 3), K, V); }), "query must have at least one row and one column"));
+}

@@ -1,0 +1,65 @@
+#include "helpers.hpp"
+
+using namespace attn;
+using namespace attn::test;
+
+TEST_CASE("softmax: golden [1000, 10000] saturates to [0, 1] without NaN or Inf") {
+    Mat x(1, 2);
+    x << 1000, 10000;
+    const Mat w = softmax_rows(x);
+    CHECK(w(0, 0) == 0.0f);
+    CHECK(w(0, 1) == 1.0f);
+    CHECK(w.allFinite());
+}
+
+TEST_CASE("softmax: golden 14, 12 -> 0.880797, 0.119203") {
+    Mat x(1, 2);
+    x << 14, 12;
+    const Mat w = softmax_rows(x);
+    CHECK(w(0, 0) == doctest::Approx(0.880797).epsilon(1e-6));
+    CHECK(w(0, 1) == doctest::Approx(0.119203).epsilon(1e-5));
+}
+
+TEST_CASE("softmax: matches the double reference on random inputs, with temperature and masks") {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        const Index rows = 1 + Index(seed % 7), cols = 1 + Index(seed * 3 % 11);
+        const Mat x = random_matrix(rows, cols, seed) * Scalar(seed);
+        const Scalar temperature = Scalar(0.25) * Scalar(1 + seed % 5);
+        const Mask mask = (random_matrix(rows, cols, seed + 100).array() > -0.3f);
+        const Mat fast = masked_softmax_rows(x, mask, temperature);
+        const Mat ref = masked_softmax_rows_reference(x, mask, temperature);
+        CHECK(max_rel_error(fast, ref) < 1e-6);
+        check_rows_sum_to_one_or_zero(fast);
+        CHECK(((!mask).select(fast, 0).array() == 0).all());
+    }
+}
+
+TEST_CASE("softmax: a higher temperature flattens, a lower one sharpens") {
+    Mat x(1, 3);
+    x << 1, 2, 3;
+    CHECK(softmax_rows(x, 10)(0, 2) < softmax_rows(x, 1)(0, 2));
+    CHECK(softmax_rows(x, 0.1f)(0, 2) > 0.99f);
+}
+
+TEST_CASE("softmax: a fully masked row gives zeros, never NaN") {
+    Mat x(2, 3);
+    x << 1, 2, 3, 4, 5, 6;
+    Mask mask(2, 3);
+    mask << false, false, false, true, false, true;
+    const Mat w = masked_softmax_rows(x, mask);
+    CHECK((w.row(0).array() == 0).all());
+    CHECK(w(1, 1) == 0);
+    CHECK(w(1, 0) + w(1, 2) == doctest::Approx(1));
+    CHECK(w.allFinite());
+}
+
+TEST_CASE("softmax: bad input is rejected with a message naming it") {
+    Mat x(1, 2);
+    x << 1, std::nanf("");
+    CHECK(contains(error_of([&] { softmax_rows(x); }), "scores has NaN at row 0, column 1"));
+    x << 1, 2;
+    CHECK(contains(error_of([&] { softmax_rows(x, 0); }), "temperature must be greater than 0"));
+    CHECK(contains(error_of([&] { softmax_rows(x, -1); }), "temperature"));
+    CHECK(contains(error_of([&] { masked_softmax_rows(x, Mask::Constant(2, 2, true)); }),
+                   "mask has shape (2, 2) but the scores have shape (1, 2)"));
+}
