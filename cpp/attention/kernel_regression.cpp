@@ -2,12 +2,16 @@
 
 namespace attn {
 
-KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& values, const VecRef& queries,
-                                         const AttentionOptions& options) {
+static void check_pairs(const VecRef& keys, const VecRef& values) {
     require(keys.size() >= 1, "keys must have at least one entry");
     require(values.size() == keys.size(), "values has " + std::to_string(values.size()) +
                                               " entries but keys has " + std::to_string(keys.size()) +
                                               "; each key needs one value");
+}
+
+KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& values, const VecRef& queries,
+                                         const AttentionOptions& options) {
+    check_pairs(keys, values);
     require(queries.size() >= 1, "queries must have at least one entry");
     AttentionOptions o = options;
     if (!o.scale) o.scale = Scalar(1);
@@ -30,7 +34,9 @@ Vec linspace(Scalar from, Scalar to, Index m) {
     return Vec::LinSpaced(m, from, to);
 }
 
-Scalar weighted_sum(const VecRef& weights, const VecRef& values) {
+Scalar weighted_sum(const VecRef& keys, const VecRef& values, const VecRef& weights) {
+    check_pairs(keys, values);
+    require_finite(keys, "keys");
     require(weights.size() == values.size(), "weights has " + std::to_string(weights.size()) +
                                                  " entries but values has " + std::to_string(values.size()));
     require(weights.size() >= 1, "weights must have at least one entry");

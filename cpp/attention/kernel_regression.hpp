@@ -29,7 +29,7 @@ KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& value
 Vec linspace(Scalar from, Scalar to, Index m);
 
 // The estimate from weights chosen by hand (the article's 0.1, 0.15, 0.45, 0.3):
-// sum_i weights_i values_i.   weights, values: (n)
-Scalar weighted_sum(const VecRef& weights, const VecRef& values);
+// sum_i weights_i values_i.   keys, values, weights: (n)
+Scalar weighted_sum(const VecRef& keys, const VecRef& values, const VecRef& weights);
 
 }  // namespace attn

@@ -1,7 +1,6 @@
 #include "attention/types.hpp"
 
 #include <cmath>
-#include <sstream>
 
 namespace attn {
 
@@ -20,22 +19,16 @@ static std::string describe(Scalar x) {
 void require_finite(const MatRef& m, const std::string& name) {
     for (Index i = 0; i < m.rows(); ++i)
         for (Index j = 0; j < m.cols(); ++j)
-            if (!std::isfinite(m(i, j))) {
-                std::ostringstream s;
-                s << name << " has " << describe(m(i, j)) << " at row " << i << ", column " << j
-                  << " (every entry must be a finite float32)";
-                fail(s.str());
-            }
+            if (!std::isfinite(m(i, j)))
+                fail(name + " has " + describe(m(i, j)) + " at row " + std::to_string(i) + ", column " +
+                     std::to_string(j) + " (every entry must be a finite float32)");
 }
 
 void require_finite(const VecRef& v, const std::string& name) {
     for (Index i = 0; i < v.size(); ++i)
-        if (!std::isfinite(v(i))) {
-            std::ostringstream s;
-            s << name << " has " << describe(v(i)) << " at index " << i
-              << " (every entry must be a finite float32)";
-            fail(s.str());
-        }
+        if (!std::isfinite(v(i)))
+            fail(name + " has " + describe(v(i)) + " at index " + std::to_string(i) +
+                 " (every entry must be a finite float32)");
 }
 
 void require_finite(Scalar x, const std::string& name) {

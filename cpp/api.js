@@ -1,0 +1,227 @@
+// The public JS API of the attention module (appended inside the module
+// factory with --post-js, so `Module` is the module being built).
+//
+// Each public function checks the JS types of its arguments against a
+// declarative schema, converts them to one canonical form (matrices as
+// { rows, cols, data: Float32Array }, masks as Uint8Array), and calls its raw_*
+// twin in bindings.cpp. The core checks shapes and values; a raw function that
+// fails returns the message, which becomes an Error here:
+//   "attention: key has 3 columns but query has 4; the dot score needs equal widths"
+// Results are plain objects holding copies: nothing aliases the WASM heap and
+// nothing needs .delete().
+
+(function defineAttentionApi(Module) {
+  'use strict';
+
+  const INT32_MAX = 2147483647;
+
+  function fail(fn, message) {
+    throw new Error(fn + ': ' + message);
+  }
+
+  function describe(x) {
+    if (x === null) return 'null';
+    if (Array.isArray(x)) return 'an array';
+    if (ArrayBuffer.isView(x)) return 'a ' + x.constructor.name;
+    if (typeof x === 'number') return String(x);
+    if (typeof x === 'string') return 'the string ' + JSON.stringify(x.length > 40 ? x.slice(0, 40) + '…' : x);
+    return typeof x;
+  }
+
+  function isNumericArray(x) {
+    return Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView) &&
+                                !(typeof BigInt64Array !== 'undefined' && x instanceof BigInt64Array) &&
+                                !(typeof BigUint64Array !== 'undefined' && x instanceof BigUint64Array));
+  }
+
+  // Copies numbers into a new Float32Array, rejecting anything that is not a number.
+  function toFloat32(fn, name, xs) {
+    const out = new Float32Array(xs.length);
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i];
+      if (typeof x !== 'number') fail(fn, name + '[' + i + '] must be a number, got ' + describe(x));
+      out[i] = x;
+    }
+    return out;
+  }
+
+  function checkSize(fn, name, x) {
+    if (!Number.isInteger(x) || x < 1) fail(fn, name + ' must be a positive integer, got ' + describe(x));
+    if (x > INT32_MAX) fail(fn, name + ' is too large: ' + x);
+  }
+
+  // Argument kinds: each checks one value and returns its canonical form.
+  const kinds = {
+    // { rows, cols, data }, or nested arrays [[...], ...], or one row as a flat array
+    matrix(fn, name, x) {
+      if (Array.isArray(x) && x.length > 0 && Array.isArray(x[0])) {
+        const cols = x[0].length;
+        const data = new Float32Array(x.length * cols);
+        x.forEach((row, i) => {
+          if (!Array.isArray(row) || row.length !== cols)
+            fail(fn, name + ' row ' + i + ' has ' + (Array.isArray(row) ? row.length : describe(row)) +
+                 ' entries but row 0 has ' + cols);
+          data.set(toFloat32(fn, name + '[' + i + ']', row), i * cols);
+        });
+        checkSize(fn, name + ' columns', cols);
+        return { rows: x.length, cols, data };
+      }
+      if (isNumericArray(x)) {
+        if (x.length === 0) fail(fn, name + ' is empty');
+        return { rows: 1, cols: x.length, data: toFloat32(fn, name, x) };
+      }
+      if (x === null || typeof x !== 'object')
+        fail(fn, name + ' must be a matrix { rows, cols, data }, got ' + describe(x));
+      checkSize(fn, name + '.rows', x.rows);
+      checkSize(fn, name + '.cols', x.cols);
+      if (!isNumericArray(x.data))
+        fail(fn, name + '.data must be a Float32Array or an array of numbers, got ' + describe(x.data));
+      if (x.data.length !== x.rows * x.cols)
+        fail(fn, name + '.data has ' + x.data.length + ' entries but rows * cols = ' + x.rows + ' * ' +
+             x.cols + ' = ' + x.rows * x.cols);
+      return { rows: x.rows, cols: x.cols, data: toFloat32(fn, name + '.data', x.data) };
+    },
+    vector(fn, name, x) {
+      if (!isNumericArray(x)) fail(fn, name + ' must be a Float32Array or an array of numbers, got ' + describe(x));
+      if (x.length === 0) fail(fn, name + ' is empty');
+      return toFloat32(fn, name, x);
+    },
+    // one entry per (query, key), row-major; non-zero or true = may attend
+    mask(fn, name, x) {
+      if (!isNumericArray(x)) fail(fn, name + ' must be a Uint8Array or an array, got ' + describe(x));
+      const out = new Uint8Array(x.length);
+      for (let i = 0; i < x.length; i++) {
+        const v = x[i];
+        if (typeof v !== 'number' && typeof v !== 'boolean')
+          fail(fn, name + '[' + i + '] must be 0/1 or a boolean, got ' + describe(v));
+        out[i] = v ? 1 : 0;
+      }
+      return out;
+    },
+    number(fn, name, x) {
+      if (typeof x !== 'number' || !Number.isFinite(x)) fail(fn, name + ' must be a finite number, got ' + describe(x));
+      return x;
+    },
+    int(fn, name, x) {
+      if (!Number.isInteger(x)) fail(fn, name + ' must be an integer, got ' + describe(x));
+      if (Math.abs(x) > INT32_MAX) fail(fn, name + ' is too large: ' + x);
+      return x;
+    },
+    seed(fn, name, x) {
+      if (!Number.isSafeInteger(x) || x < 0) fail(fn, name + ' must be a non-negative integer, got ' + describe(x));
+      return x;
+    },
+    boolean(fn, name, x) {
+      if (typeof x !== 'boolean') fail(fn, name + ' must be true or false, got ' + describe(x));
+      return x;
+    },
+    string(fn, name, x) {
+      if (typeof x !== 'string') fail(fn, name + ' must be a string, got ' + describe(x));
+      return x;
+    },
+  };
+
+  // Checks an options object against a schema { key: kind | nested schema };
+  // a kind ending in '!' is required. Unknown keys are errors (a typo must not
+  // be ignored silently); undefined values count as absent.
+  function check(fn, name, options, schema) {
+    if (options === undefined) options = {};
+    if (options === null || typeof options !== 'object' || Array.isArray(options))
+      fail(fn, name + ' must be an object, got ' + describe(options));
+    const out = {};
+    for (const key of Object.keys(options)) {
+      if (!(key in schema))
+        fail(fn, 'unknown option ' + JSON.stringify(key) + ' in ' + name + ' (known: ' + Object.keys(schema).join(', ') + ')');
+    }
+    for (const key of Object.keys(schema)) {
+      const kind = schema[key];
+      const value = options[key];
+      const label = name === 'options' ? key : name + '.' + key;
+      if (value === undefined) {
+        if (typeof kind === 'string' && kind.endsWith('!')) fail(fn, label + ' is required');
+        continue;
+      }
+      out[key] = typeof kind === 'string' ? kinds[kind.replace('!', '')](fn, label, value) : check(fn, label, value, kind);
+    }
+    return out;
+  }
+
+  function call(fn, raw, canonical) {
+    const result = Module[raw](canonical);
+    if (typeof result === 'string') fail(fn, result);
+    return result;
+  }
+
+  const scoreParams = { W: 'matrix', U: 'matrix', v: 'vector', sigma: 'number', seed: 'seed', hidden: 'int' };
+  const attentionOptions = { score: 'string', scale: 'number', params: scoreParams, mask: 'mask', causal: 'boolean', validLength: 'int' };
+  const projections = { Wq: 'matrix', Wk: 'matrix', Wv: 'matrix' };
+  // (Object.assign, not spread: the optimizer of this Emscripten predates object spread)
+  const projected = Object.assign({ input: 'matrix!', dK: 'int', dV: 'int', seed: 'seed', projections }, attentionOptions);
+
+  const schemas = {
+    softmax: { temperature: 'number', mask: 'mask' },
+    attention: Object.assign({ query: 'matrix!', key: 'matrix!', value: 'matrix!' }, attentionOptions),
+    selfAttention: projected,
+    crossAttention: Object.assign({ memory: 'matrix!' }, projected),
+    multiHeadAttention: {
+      input: 'matrix!', memory: 'matrix', heads: 'int!', dModel: 'int', seed: 'seed',
+      projections: Object.assign({ Wo: 'matrix' }, projections), scale: 'number', mask: 'mask', causal: 'boolean', validLength: 'int',
+    },
+    conditionalAttention: Object.assign({ condition: 'vector!', fusion: 'string' }, projected),
+    kernelRegression: {
+      keys: 'vector!', values: 'vector!', query: 'number', queries: 'vector',
+      range: { from: 'number!', to: 'number!', count: 'int!' }, weights: 'vector',
+      score: 'string', sigma: 'number', scale: 'number', params: scoreParams,
+    },
+    costModel: { n: 'int!', d: 'int!', k: 'int' },
+  };
+
+  Module['softmax'] = function softmax(x, options) {
+    const o = check('softmax', 'options', options, schemas.softmax);
+    o.x = kinds.matrix('softmax', 'x', x);
+    return call('softmax', 'raw_softmax', o);
+  };
+  Module['attention'] = function attention(options) {
+    return call('attention', 'raw_attention', check('attention', 'options', options, schemas.attention));
+  };
+  Module['selfAttention'] = function selfAttention(options) {
+    return call('selfAttention', 'raw_projected_attention', check('selfAttention', 'options', options, schemas.selfAttention));
+  };
+  Module['crossAttention'] = function crossAttention(options) {
+    return call('crossAttention', 'raw_projected_attention', check('crossAttention', 'options', options, schemas.crossAttention));
+  };
+  Module['multiHeadAttention'] = function multiHeadAttention(options) {
+    return call('multiHeadAttention', 'raw_multi_head_attention',
+                check('multiHeadAttention', 'options', options, schemas.multiHeadAttention));
+  };
+  Module['conditionalAttention'] = function conditionalAttention(options) {
+    return call('conditionalAttention', 'raw_conditional_attention',
+                check('conditionalAttention', 'options', options, schemas.conditionalAttention));
+  };
+  Module['positionalEncoding'] = function positionalEncoding(n, d) {
+    return call('positionalEncoding', 'raw_positional_encoding',
+                { n: kinds.int('positionalEncoding', 'n', n), d: kinds.int('positionalEncoding', 'd', d) });
+  };
+  Module['kernelRegression'] = function kernelRegression(options) {
+    const o = check('kernelRegression', 'options', options, schemas.kernelRegression);
+    const given = ['query', 'queries', 'range', 'weights'].filter((k) => k in o);
+    if (given.length !== 1)
+      fail('kernelRegression', given.length ? 'give only one of ' + given.join(', ') : 'give query, queries, range or weights');
+    return call('kernelRegression', 'raw_kernel_regression', o);
+  };
+  Module['costModel'] = function costModel(options) {
+    const o = check('costModel', 'options', options, schemas.costModel);
+    if (o.k === undefined) o.k = 3;
+    return call('costModel', 'raw_cost_model', o);
+  };
+  Module['initXavier'] = function initXavier(rows, cols, seed, stream) {
+    const fn = 'initXavier';
+    const o = { rows: kinds.int(fn, 'rows', rows), cols: kinds.int(fn, 'cols', cols), seed: kinds.seed(fn, 'seed', seed) };
+    if (stream !== undefined) o.stream = kinds.seed(fn, 'stream', stream);
+    return call(fn, 'raw_init_xavier', o);
+  };
+  // { heapBytes: size of the WASM memory, allocatedBytes: bytes malloc holds now }
+  Module['memoryStats'] = function memoryStats() {
+    return Module['raw_memory_stats']();
+  };
+})(Module);

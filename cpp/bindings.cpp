@@ -1,0 +1,329 @@
+// The only file that knows about Embind: converts between the canonical JS
+// objects that api.js hands over and the core's types, and back. No maths.
+//
+// Every raw_* function returns a plain JS object, or the message of the
+// exception the core threw as a string; api.js turns that into an Error. Nothing
+// throws across the boundary, so every C++ destructor runs and the module keeps
+// working after bad input.
+#include "attention/attention_all.hpp"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+using emscripten::typed_memory_view;
+using emscripten::val;
+using namespace attn;
+
+namespace {
+
+// ---- JS -> C++ (types are already checked by api.js) ----------------------
+
+bool has(const val& o, const char* key) { return !o[key].isUndefined(); }
+
+Mat to_mat(const val& m) {
+    Mat out(m["rows"].as<int>(), m["cols"].as<int>());
+    val(typed_memory_view(size_t(out.size()), out.data())).call<void>("set", m["data"]);
+    return out;
+}
+
+Vec to_vec(const val& v) {
+    Vec out(v["length"].as<int>());
+    val(typed_memory_view(size_t(out.size()), out.data())).call<void>("set", v);
+    return out;
+}
+
+std::vector<std::uint8_t> to_bytes(const val& v) { return emscripten::convertJSArrayToNumberVector<std::uint8_t>(v); }
+
+std::uint64_t to_seed(const val& v) { return std::uint64_t(v.as<double>()); }
+
+ScoreParams to_score_params(const val& p) {
+    ScoreParams out;
+    if (p.isUndefined()) return out;
+    if (has(p, "W")) out.W = to_mat(p["W"]);
+    if (has(p, "U")) out.U = to_mat(p["U"]);
+    if (has(p, "v")) out.v = to_vec(p["v"]);
+    if (has(p, "sigma")) out.sigma = p["sigma"].as<float>();
+    return out;
+}
+
+// The options shared by every function that ends in attention().
+AttentionOptions to_attention_options(const val& o, Index n_queries, Index n_keys) {
+    AttentionOptions out;
+    if (has(o, "score")) out.score = score_from_name(o["score"].as<std::string>());
+    if (has(o, "scale")) out.scale = o["scale"].as<float>();
+    const val p = o["params"];
+    out.params = to_score_params(p);
+    if (!p.isUndefined() && has(p, "seed")) out.seed = to_seed(p["seed"]);
+    if (!p.isUndefined() && has(p, "hidden")) out.hidden = p["hidden"].as<int>();
+    if (has(o, "mask")) out.mask = mask_from_bytes(to_bytes(o["mask"]), n_queries, n_keys);
+    if (has(o, "causal")) out.causal = o["causal"].as<bool>();
+    if (has(o, "validLength")) out.valid_length = o["validLength"].as<int>();
+    return out;
+}
+
+Projections to_projections(const val& p) {
+    Projections out;
+    if (p.isUndefined()) return out;
+    if (has(p, "Wq")) out.Wq = to_mat(p["Wq"]);
+    if (has(p, "Wk")) out.Wk = to_mat(p["Wk"]);
+    if (has(p, "Wv")) out.Wv = to_mat(p["Wv"]);
+    return out;
+}
+
+// ---- C++ -> JS: copies, never views of the heap ---------------------------
+
+val float32_array(const Scalar* data, Index size) {
+    return val::global("Float32Array").new_(typed_memory_view(size_t(size), data));
+}
+
+val from_mat(const Mat& m) {
+    val out = val::object();
+    out.set("rows", int(m.rows()));
+    out.set("cols", int(m.cols()));
+    out.set("data", float32_array(m.data(), m.size()));
+    return out;
+}
+
+val from_vec(const Vec& v) { return float32_array(v.data(), v.size()); }
+
+val from_mask(const Mask& m) {
+    std::vector<std::uint8_t> bytes(size_t(m.size()));
+    for (Index i = 0; i < m.size(); ++i) bytes[size_t(i)] = m.data()[i] ? 1 : 0;
+    return val::global("Uint8Array").new_(typed_memory_view(bytes.size(), bytes.data()));
+}
+
+val from_score_params(const ScoreParams& p, Score score) {
+    val out = val::object();
+    if (p.W.size()) out.set("W", from_mat(p.W));
+    if (p.U.size()) out.set("U", from_mat(p.U));
+    if (p.v.size()) out.set("v", from_vec(p.v));
+    if (score == Score::gaussian) out.set("sigma", p.sigma);
+    return out;
+}
+
+// scores -> scaled -> masked -> weights -> output, into out
+void set_attention(val& out, const AttentionResult& r) {
+    out.set("scores", from_mat(r.scores));
+    out.set("scale", r.scale);
+    out.set("scaled", from_mat(r.scaled));
+    out.set("mask", from_mask(r.mask));
+    out.set("masked", from_mat(r.masked));
+    out.set("weights", from_mat(r.weights));
+    out.set("output", from_mat(r.output));
+}
+
+val from_projections(const Projections& W) {
+    val out = val::object();
+    out.set("Wq", from_mat(W.Wq));
+    out.set("Wk", from_mat(W.Wk));
+    out.set("Wv", from_mat(W.Wv));
+    return out;
+}
+
+void set_projected(val& out, const ProjectedAttention& r, Score score) {
+    out.set("Q", from_mat(r.Q));
+    out.set("K", from_mat(r.K));
+    out.set("V", from_mat(r.V));
+    out.set("projections", from_projections(r.W));
+    set_attention(out, r.attention);
+    out.set("params", from_score_params(r.attention.params, score));
+}
+
+// Runs f; an exception becomes its message, returned as a JS string.
+template <class F>
+val guarded(F&& f) {
+    try {
+        return f();
+    } catch (const std::bad_alloc&) {
+        return val(std::string("out of memory: the inputs are too large for this module"));
+    } catch (const std::exception& e) {
+        return val(std::string(e.what()));
+    }
+}
+
+// ---- the raw functions behind api.js ---------------------------------------
+
+val raw_softmax(val o) {
+    return guarded([&] {
+        const Mat x = to_mat(o["x"]);
+        const Scalar temperature = has(o, "temperature") ? o["temperature"].as<float>() : 1.0f;
+        const Mask mask = has(o, "mask") ? mask_from_bytes(to_bytes(o["mask"]), x.rows(), x.cols())
+                                         : Mask::Constant(x.rows(), x.cols(), true);
+        return from_mat(masked_softmax_rows(x, mask, temperature));
+    });
+}
+
+val raw_attention(val o) {
+    return guarded([&] {
+        const Mat Q = to_mat(o["query"]), K = to_mat(o["key"]), V = to_mat(o["value"]);
+        const AttentionOptions opts = to_attention_options(o, Q.rows(), K.rows());
+        val out = val::object();
+        const AttentionResult r = attention(Q, K, V, opts);
+        set_attention(out, r);
+        out.set("params", from_score_params(r.params, opts.score));
+        return out;
+    });
+}
+
+// self-attention when o.memory is absent, cross-attention otherwise
+val raw_projected_attention(val o) {
+    return guarded([&] {
+        const Mat X = to_mat(o["input"]);
+        const Mat M = has(o, "memory") ? to_mat(o["memory"]) : X;
+        const Index d_k = has(o, "dK") ? o["dK"].as<int>() : X.cols();
+        const Index d_v = has(o, "dV") ? o["dV"].as<int>() : d_k;
+        const std::uint64_t seed = has(o, "seed") ? to_seed(o["seed"]) : 0;
+        const Projections W = projections_complete(to_projections(o["projections"]), X.cols(), M.cols(), d_k, d_v, seed);
+        const AttentionOptions opts = to_attention_options(o, X.rows(), M.rows());
+        val out = val::object();
+        set_projected(out, cross_attention(X, M, W, opts), opts.score);
+        return out;
+    });
+}
+
+val raw_multi_head_attention(val o) {
+    return guarded([&] {
+        const Mat X = to_mat(o["input"]);
+        const Mat M = has(o, "memory") ? to_mat(o["memory"]) : X;
+        const Index heads = o["heads"].as<int>();
+        const Index d_model = has(o, "dModel") ? o["dModel"].as<int>() : X.cols();
+        const std::uint64_t seed = has(o, "seed") ? to_seed(o["seed"]) : 0;
+        MultiHeadParams given;
+        given.W = to_projections(o["projections"]);
+        if (has(o, "projections") && has(o["projections"], "Wo")) given.Wo = to_mat(o["projections"]["Wo"]);
+        const MultiHeadParams p = multi_head_params_complete(given, X.cols(), M.cols(), d_model, seed);
+        const MultiHeadResult r = multi_head_attention(X, M, heads, p, to_attention_options(o, X.rows(), M.rows()));
+        val out = val::object();
+        out.set("Q", from_mat(r.Q));
+        out.set("K", from_mat(r.K));
+        out.set("V", from_mat(r.V));
+        val list = val::array();
+        for (const AttentionResult& head : r.heads) {
+            val h = val::object();
+            set_attention(h, head);
+            list.call<void>("push", h);
+        }
+        out.set("heads", list);
+        out.set("concat", from_mat(r.concat));
+        out.set("output", from_mat(r.output));
+        val W = from_projections(r.params.W);
+        W.set("Wo", from_mat(r.params.Wo));
+        out.set("projections", W);
+        return out;
+    });
+}
+
+val raw_positional_encoding(val o) {
+    return guarded([&] { return from_mat(positional_encoding(o["n"].as<int>(), o["d"].as<int>())); });
+}
+
+val raw_conditional_attention(val o) {
+    return guarded([&] {
+        const Mat X = to_mat(o["input"]);
+        const Vec c = to_vec(o["condition"]);
+        const Fusion fusion = fusion_from_name(has(o, "fusion") ? o["fusion"].as<std::string>() : "concat");
+        const Index d_k = has(o, "dK") ? o["dK"].as<int>() : X.cols();
+        const Index d_v = has(o, "dV") ? o["dV"].as<int>() : d_k;
+        const std::uint64_t seed = has(o, "seed") ? to_seed(o["seed"]) : 0;
+        const AttentionOptions opts = to_attention_options(o, X.rows(), X.rows());
+        const ConditionalResult r = conditional_attention(X, c, fusion, d_k, d_v, seed, opts);
+        val out = val::object();
+        out.set("fusion", std::string(fusion_name(fusion)));
+        out.set("fused", from_mat(r.fused));
+        if (r.P.size()) out.set("P", from_mat(r.P));
+        if (r.Wf.size()) out.set("Wf", from_mat(r.Wf));
+        if (r.bf.size()) out.set("bf", from_vec(r.bf));
+        set_projected(out, r.attn, opts.score);
+        return out;
+    });
+}
+
+val raw_kernel_regression(val o) {
+    return guarded([&] {
+        const Vec keys = to_vec(o["keys"]), values = to_vec(o["values"]);
+        val out = val::object();
+        if (has(o, "weights")) {  // weights chosen by hand
+            const Vec w = to_vec(o["weights"]);
+            const Scalar estimate = weighted_sum(keys, values, w);
+            out.set("weights", from_mat(Mat(w.transpose())));
+            out.set("estimates", from_vec(Vec::Constant(1, estimate)));
+            out.set("estimate", estimate);
+            return out;
+        }
+        Vec queries;
+        if (has(o, "queries")) queries = to_vec(o["queries"]);
+        else if (has(o, "range")) {
+            const val r = o["range"];
+            queries = linspace(r["from"].as<float>(), r["to"].as<float>(), r["count"].as<int>());
+        } else {
+            require(has(o, "query"), "give query, queries or range (or weights)");
+            queries = Vec::Constant(1, o["query"].as<float>());
+        }
+        AttentionOptions opts = to_attention_options(o, queries.size(), keys.size());
+        if (!has(o, "score")) opts.score = Score::gaussian;
+        if (has(o, "sigma")) opts.params.sigma = o["sigma"].as<float>();
+        const KernelRegressionResult r = kernel_regression(keys, values, queries, opts);
+        out.set("queries", from_vec(r.queries));
+        out.set("scores", from_mat(r.scores));
+        out.set("weights", from_mat(r.weights));
+        out.set("estimates", from_vec(r.estimates));
+        out.set("estimate", r.estimates(0));
+        return out;
+    });
+}
+
+val raw_cost_model(val o) {
+    return guarded([&] {
+        val list = val::array();
+        for (const LayerCost& c : cost_model(o["n"].as<int>(), o["d"].as<int>(), o["k"].as<int>())) {
+            val row = val::object();
+            row.set("layer", c.layer);
+            row.set("complexity", c.complexity);
+            row.set("sequential", c.sequential);
+            row.set("path", c.path);
+            row.set("multiplyAdds", c.multiply_adds);
+            row.set("sequentialOps", c.sequential_ops);
+            row.set("maxPathLength", c.max_path_length);
+            row.set("parameters", c.parameters);
+            list.call<void>("push", row);
+        }
+        return list;
+    });
+}
+
+val raw_init_xavier(val o) {
+    return guarded([&] {
+        return from_mat(init_xavier(o["rows"].as<int>(), o["cols"].as<int>(), to_seed(o["seed"]),
+                                    has(o, "stream") ? std::uint64_t(o["stream"].as<double>()) : 0));
+    });
+}
+
+val raw_memory_stats() {
+    const struct mallinfo info = mallinfo();
+    val out = val::object();
+    out.set("heapBytes", double(__builtin_wasm_memory_size(0)) * 65536);
+    out.set("allocatedBytes", double(info.uordblks));
+    return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention) {
+    emscripten::function("raw_softmax", &raw_softmax);
+    emscripten::function("raw_attention", &raw_attention);
+    emscripten::function("raw_projected_attention", &raw_projected_attention);
+    emscripten::function("raw_multi_head_attention", &raw_multi_head_attention);
+    emscripten::function("raw_positional_encoding", &raw_positional_encoding);
+    emscripten::function("raw_conditional_attention", &raw_conditional_attention);
+    emscripten::function("raw_kernel_regression", &raw_kernel_regression);
+    emscripten::function("raw_cost_model", &raw_cost_model);
+    emscripten::function("raw_init_xavier", &raw_init_xavier);
+    emscripten::function("raw_memory_stats", &raw_memory_stats);
+}

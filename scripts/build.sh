@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds, rebuilding only what changed (make tracks it):
+#   build.sh wasm   the module web/wasm/attention.{mjs,js}
+#   build.sh all    that, the doctest suite compiled to WASM, and the native
+#                   doctest suite under ASan + UBSan
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Debian's emcc finds acorn through NODE_PATH
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+# runs a command quietly; on failure shows its output and stops
+quiet() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log"
+    rm -f "$log"
+    echo "build: failed: $*" >&2
+    exit 1
+  fi
+  grep -E 'warning:' "$log" || true
+  rm -f "$log"
+}
+
+if [ "$what" = all ]; then
+  [ -f build-native/CMakeCache.txt ] ||
+    quiet cmake -S . -B build-native -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON
+  quiet cmake --build build-native -j"$jobs"
+fi
+
+[ -f build-wasm/CMakeCache.txt ] || quiet emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
+if [ "$what" = wasm ]; then
+  quiet cmake --build build-wasm -j"$jobs" --target attention_mjs attention_js
+else
+  quiet cmake --build build-wasm -j"$jobs"
+fi
+rm -f web/wasm/attention.wasm  # an intermediate of the single-file link
+echo "build: web/wasm/attention.mjs $(wc -c <web/wasm/attention.mjs) bytes, web/wasm/attention.js $(wc -c <web/wasm/attention.js) bytes"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, and only what is missing:
+# Debian packages (Emscripten, Eigen, doctest, Chromium, CMake) and the npm dev
+# dependencies. A second run finds everything in place and does nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v emcc >/dev/null || missing+=(emscripten)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v make >/dev/null || missing+=(make)
+command -v g++ >/dev/null || missing+=(g++)
+[ -f /usr/include/eigen3/Eigen/Dense ] || missing+=(libeigen3-dev)
+[ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
+command -v chromium >/dev/null || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm dev dependencies: install when node_modules does not match the lock file
+stamp=node_modules/.attention-lock
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "setup: installing npm dev dependencies"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi

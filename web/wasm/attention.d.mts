@@ -1,0 +1,275 @@
+// Types of the attention module: web/wasm/attention.mjs (ES module) and
+// web/wasm/attention.js (classic script defining the global createAttention).
+//
+//   import createAttention from './web/wasm/attention.mjs';
+//   const att = await createAttention();
+//   const { weights, output } = att.attention({ query, key, value });
+//
+// Every function checks its arguments and throws an Error whose message names
+// the function, the argument and the problem, e.g.
+//   "attention: key has 3 columns but query has 4; the dot score needs equal widths".
+// The module keeps working after an error. Results are plain objects holding
+// copies (no view of the WASM heap, nothing to .delete()).
+
+/** A row-major float32 matrix: entry (i, j) is data[i * cols + j]. */
+export interface Matrix {
+  rows: number;
+  cols: number;
+  data: Float32Array;
+}
+
+/**
+ * What the functions accept as a matrix: a Matrix (data may also be any
+ * numeric typed array or number[]), nested rows `[[1, 2], [3, 4]]`, or one
+ * row as a flat array or typed array.
+ */
+export type MatrixLike =
+  | Matrix
+  | { rows: number; cols: number; data: ArrayLike<number> }
+  | number[][]
+  | number[]
+  | Float32Array
+  | Float64Array;
+
+export type VectorLike = ArrayLike<number>;
+
+/** One entry per (query, key), row-major; non-zero or true = may attend. */
+export type MaskLike = Uint8Array | ArrayLike<number | boolean>;
+
+export type Score = 'dot' | 'general' | 'concat' | 'additive' | 'gaussian';
+export type Fusion = 'concat' | 'add' | 'fc';
+
+/** Learned score parameters; missing ones are drawn from `seed` (Xavier uniform). */
+export interface ScoreParams {
+  /** general: (d_q, d_k); additive: (hidden, d_q) */
+  W?: MatrixLike;
+  /** additive: (hidden, d_k) */
+  U?: MatrixLike;
+  /** concat: d_q + d_k entries; additive: hidden entries */
+  v?: VectorLike;
+  /** gaussian kernel width, > 0 (default 1) */
+  sigma?: number;
+  /** seed of the deterministic initialiser (default 0): same numbers in every runtime */
+  seed?: number;
+  /** additive: width of the hidden layer (default d_k) */
+  hidden?: number;
+}
+
+/** The score parameters that were used. */
+export interface UsedScoreParams {
+  W?: Matrix;
+  U?: Matrix;
+  v?: Float32Array;
+  sigma?: number;
+}
+
+export interface MaskOptions {
+  /** rows(query) * rows(key) entries, 1 = may attend */
+  mask?: MaskLike;
+  /** query i sees keys 0..i only */
+  causal?: boolean;
+  /** keys at index >= validLength are padding */
+  validLength?: number;
+}
+
+export interface ScoreOptions extends MaskOptions {
+  /** default 'dot' */
+  score?: Score;
+  /** multiplies the scores; default 1/sqrt(d_k) for dot and general, else 1 */
+  scale?: number;
+  params?: ScoreParams;
+}
+
+export interface AttentionOptions extends ScoreOptions {
+  /** (n_q, d_q) */
+  query: MatrixLike;
+  /** (n_k, d_k) */
+  key: MatrixLike;
+  /** (n_k, d_v) */
+  value: MatrixLike;
+}
+
+/** The chain scores -> scaled -> masked -> weights -> output. */
+export interface AttentionSteps {
+  /** (n_q, n_k) F(q_i, k_j) */
+  scores: Matrix;
+  /** the scale used */
+  scale: number;
+  /** (n_q, n_k) scores * scale */
+  scaled: Matrix;
+  /** n_q * n_k, 1 = may attend (explicit mask AND causal AND padding) */
+  mask: Uint8Array;
+  /** (n_q, n_k) scaled, -Infinity where masked */
+  masked: Matrix;
+  /** (n_q, n_k) softmax of each row: rows sum to 1, or are all 0 when fully masked */
+  weights: Matrix;
+  /** (n_q, d_v) weights * value */
+  output: Matrix;
+}
+
+export interface AttentionResult extends AttentionSteps {
+  params: UsedScoreParams;
+}
+
+export interface Projections {
+  /** (d_in, d_k) */
+  Wq?: MatrixLike;
+  /** (d_memory, d_k) */
+  Wk?: MatrixLike;
+  /** (d_memory, d_v) */
+  Wv?: MatrixLike;
+}
+
+export interface SelfAttentionOptions extends ScoreOptions {
+  /** X: (n, d_in), one row per token */
+  input: MatrixLike;
+  /** width of Q and K (default d_in) */
+  dK?: number;
+  /** width of V (default dK) */
+  dV?: number;
+  /** seed for the projections not given (default 0) */
+  seed?: number;
+  projections?: Projections;
+}
+
+export interface CrossAttentionOptions extends SelfAttentionOptions {
+  /** the sequence K and V come from: (n_memory, d_memory) */
+  memory: MatrixLike;
+}
+
+export interface ProjectedAttentionResult extends AttentionResult {
+  Q: Matrix;
+  K: Matrix;
+  V: Matrix;
+  projections: { Wq: Matrix; Wk: Matrix; Wv: Matrix };
+}
+
+export interface MultiHeadOptions extends MaskOptions {
+  /** (n, d_in) */
+  input: MatrixLike;
+  /** K and V source for cross-attention (default: input) */
+  memory?: MatrixLike;
+  /** number of heads, dividing dModel */
+  heads: number;
+  /** width of the projections (default d_in) */
+  dModel?: number;
+  seed?: number;
+  /** per-head scale, default 1/sqrt(dModel / heads) */
+  scale?: number;
+  projections?: Projections & { Wo?: MatrixLike };
+}
+
+export interface MultiHeadResult {
+  /** (n, dModel); head h uses columns [h*dModel/heads, (h+1)*dModel/heads) */
+  Q: Matrix;
+  K: Matrix;
+  V: Matrix;
+  heads: AttentionSteps[];
+  /** (n, dModel) head outputs side by side */
+  concat: Matrix;
+  /** (n, dModel) concat * Wo */
+  output: Matrix;
+  projections: { Wq: Matrix; Wk: Matrix; Wv: Matrix; Wo: Matrix };
+}
+
+export interface ConditionalOptions extends SelfAttentionOptions {
+  /** the condition vector c (a label as one-hot, a style, ...) */
+  condition: VectorLike;
+  /** how c is fused into the input of Q and K (default 'concat') */
+  fusion?: Fusion;
+}
+
+export interface ConditionalResult extends ProjectedAttentionResult {
+  fusion: Fusion;
+  /** F: concat [X | c], add X + cP, fc tanh([X | c] Wf + bf) */
+  fused: Matrix;
+  P?: Matrix;
+  Wf?: Matrix;
+  bf?: Float32Array;
+}
+
+export interface KernelRegressionOptions {
+  /** x_i (n) */
+  keys: VectorLike;
+  /** y_i (n) */
+  values: VectorLike;
+  /** give exactly one of query, queries, range, weights */
+  query?: number;
+  queries?: VectorLike;
+  /** count evenly spaced queries on [from, to] (a curve) */
+  range?: { from: number; to: number; count: number };
+  /** weights chosen by hand: the estimate is sum_i weights_i values_i */
+  weights?: VectorLike;
+  /** default 'gaussian': -(x - x_i)^2 / (2 sigma^2) */
+  score?: Score;
+  /** gaussian kernel width (default 1) */
+  sigma?: number;
+  /** default 1 */
+  scale?: number;
+  params?: ScoreParams;
+}
+
+export interface KernelRegressionResult {
+  /** the queries (absent with weights) */
+  queries?: Float32Array;
+  /** (m, n) scaled scores (absent with weights) */
+  scores?: Matrix;
+  /** (m, n), rows sum to 1 */
+  weights: Matrix;
+  /** (m) */
+  estimates: Float32Array;
+  /** estimates[0] */
+  estimate: number;
+}
+
+export interface LayerCost {
+  layer: 'self-attention' | 'recurrent' | 'convolutional' | 'convolutional (dilated)' | 'fully connected';
+  /** big-O of multiply-adds per layer */
+  complexity: string;
+  /** big-O of sequential operations */
+  sequential: string;
+  /** big-O of the maximum path length */
+  path: string;
+  multiplyAdds: number;
+  sequentialOps: number;
+  maxPathLength: number;
+  parameters: number;
+}
+
+export interface MemoryStats {
+  /** size of the WASM memory */
+  heapBytes: number;
+  /** bytes currently allocated by malloc */
+  allocatedBytes: number;
+}
+
+export interface AttentionModule {
+  /** Row-wise softmax of x / temperature; masked entries get 0, a fully masked row is all 0. */
+  softmax(x: MatrixLike, options?: { temperature?: number; mask?: MaskLike }): Matrix;
+  attention(options: AttentionOptions): AttentionResult;
+  /** Q = X Wq, K = X Wk, V = X Wv, then attention. */
+  selfAttention(options: SelfAttentionOptions): ProjectedAttentionResult;
+  /** Q = X Wq, K = M Wk, V = M Wv, then attention. */
+  crossAttention(options: CrossAttentionOptions): ProjectedAttentionResult;
+  multiHeadAttention(options: MultiHeadOptions): MultiHeadResult;
+  /** Sinusoidal encoding: (n, d), sin on even columns, cos on odd. */
+  positionalEncoding(n: number, d: number): Matrix;
+  conditionalAttention(options: ConditionalOptions): ConditionalResult;
+  /** Nadaraya-Watson: attention with scalar queries, keys and values. */
+  kernelRegression(options: KernelRegressionOptions): KernelRegressionResult;
+  /** Self-attention, recurrent, convolutional and fully connected layers compared. */
+  costModel(options: { n: number; d: number; k?: number }): LayerCost[];
+  /** The deterministic initialiser: Xavier uniform (rows, cols) for (seed, stream). */
+  initXavier(rows: number, cols: number, seed: number, stream?: number): Matrix;
+  memoryStats(): MemoryStats;
+  /** live Embind handles (for leak checks) */
+  count_emval_handles(): number;
+}
+
+export interface ModuleOptions {
+  /** the module is a single file; this is only for custom loaders */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+declare function createAttention(options?: ModuleOptions): Promise<AttentionModule>;
+export default createAttention;
