@@ -7,7 +7,7 @@ namespace attn {
 static void check(Index n, Index d, Scalar base) {
     require(n >= 1, "n (positions) must be at least 1, got " + std::to_string(n));
     require(d >= 1, "d (width) must be at least 1, got " + std::to_string(d));
-    require(n <= 1000000 && n * d <= 100000000, "positional encoding of " + shape(n, d) + " is too large");
+    require(double(n) * double(d) <= 1e8, "positional encoding of " + shape(n, d) + " is too large");
     require(std::isfinite(base) && base > 1, "base must be a finite number greater than 1");
 }
 

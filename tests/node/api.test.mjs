@@ -1,0 +1,179 @@
+// The public contract of the module: shapes, defaults, options, copies.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { att, matrix, maxRelError, random, randomMatrix } from './module.mjs';
+import * as ref from './reference.mjs';
+
+test('attention returns every step of the chain with the documented shapes', () => {
+  const rand = random(1);
+  const query = randomMatrix(3, 4, rand), key = randomMatrix(5, 4, rand), value = randomMatrix(5, 2, rand);
+  const r = att.attention({ query, key, value });
+  for (const name of ['scores', 'scaled', 'masked', 'weights']) {
+    assert.equal(r[name].rows, 3, name);
+    assert.equal(r[name].cols, 5, name);
+    assert.ok(r[name].data instanceof Float32Array, name);
+  }
+  assert.equal(r.output.rows, 3);
+  assert.equal(r.output.cols, 2);
+  assert.ok(r.mask instanceof Uint8Array);
+  assert.equal(r.mask.length, 15);
+  assert.equal(r.scale, 0.5);
+  assert.deepEqual(r.params, {});
+});
+
+test('matrices may be given as nested rows, a flat row, or { rows, cols, data } of any numeric array', () => {
+  const a = att.softmax([[1, 2], [3, 4]]);
+  const b = att.softmax({ rows: 2, cols: 2, data: [1, 2, 3, 4] });
+  const c = att.softmax({ rows: 2, cols: 2, data: new Float64Array([1, 2, 3, 4]) });
+  assert.deepEqual(a, b);
+  assert.deepEqual(a, c);
+  const row = att.softmax(new Float32Array([1, 2, 3]));
+  assert.equal(row.rows, 1);
+  assert.equal(row.cols, 3);
+});
+
+test('softmax: temperature and mask', () => {
+  const x = [[1, 2, 3]];
+  const hot = att.softmax(x, { temperature: 10 }), cold = att.softmax(x, { temperature: 0.1 });
+  assert.ok(hot.data[2] < att.softmax(x).data[2]);
+  assert.ok(cold.data[2] > 0.99);
+  assert.ok(maxRelError(hot, ref.softmaxRows(matrix(x), null, 10)) < 1e-6);
+  const m = att.softmax(x, { mask: [1, 0, 1] });
+  assert.equal(m.data[1], 0);
+  assert.ok(Math.abs(m.data[0] + m.data[2] - 1) < 1e-6);
+  assert.deepEqual(Array.from(att.softmax(x, { mask: [0, 0, 0] }).data), [0, 0, 0]);
+});
+
+test('attention: causal, padding and explicit masks combine; masked entries are -Infinity', () => {
+  const rand = random(2);
+  const X = randomMatrix(4, 3, rand);
+  const r = att.attention({ query: X, key: X, value: X, causal: true, validLength: 3 });
+  const expected = [1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 0];
+  assert.deepEqual(Array.from(r.mask), expected);
+  r.masked.data.forEach((x, i) => assert.equal(x === -Infinity, expected[i] === 0));
+  r.weights.data.forEach((x, i) => expected[i] === 0 && assert.equal(x, 0));
+});
+
+test('score parameters: given ones are used, missing ones come from the seed and are returned', () => {
+  const rand = random(3);
+  const query = randomMatrix(2, 3, rand), key = randomMatrix(4, 5, rand), value = randomMatrix(4, 1, rand);
+  const a = att.attention({ query, key, value, score: 'additive', params: { seed: 7, hidden: 6 } });
+  assert.equal(a.params.W.rows, 6);
+  assert.equal(a.params.W.cols, 3);
+  assert.equal(a.params.U.cols, 5);
+  assert.equal(a.params.v.length, 6);
+  const again = att.attention({ query, key, value, score: 'additive', params: { W: a.params.W, U: a.params.U, v: a.params.v } });
+  assert.deepEqual(again.weights, a.weights);
+  const other = att.attention({ query, key, value, score: 'additive', params: { seed: 8, hidden: 6 } });
+  assert.notDeepEqual(other.weights, a.weights);
+  const g = att.attention({ query, key: randomMatrix(4, 3, rand), value, score: 'gaussian', params: { sigma: 2 } });
+  assert.equal(g.params.sigma, 2);
+  assert.equal(g.scale, 1);
+});
+
+test('self-attention returns X Wq, X Wk, X Wv and the projections', () => {
+  const X = att.initXavier(4, 6, 1);
+  const r = att.selfAttention({ input: X, dK: 3, dV: 2, seed: 5 });
+  assert.equal(r.Q.cols, 3);
+  assert.equal(r.V.cols, 2);
+  assert.ok(maxRelError(r.Q, ref.matmul(X, r.projections.Wq)) < 1e-5);
+  assert.ok(maxRelError(r.V, ref.matmul(X, r.projections.Wv)) < 1e-5);
+  // the same seed reproduces the projections; given projections are used as they are
+  const again = att.selfAttention({ input: X, dK: 3, dV: 2, projections: r.projections });
+  assert.deepEqual(again.weights, r.weights);
+  assert.deepEqual(att.selfAttention({ input: X, dK: 3, dV: 2, seed: 5 }).projections, r.projections);
+});
+
+test('cross-attention: queries from one sequence, keys and values from another', () => {
+  const X = att.initXavier(3, 4, 1), M = att.initXavier(5, 6, 2);
+  const r = att.crossAttention({ input: X, memory: M, dK: 8, dV: 2 });
+  assert.equal(r.weights.rows, 3);
+  assert.equal(r.weights.cols, 5);
+  assert.equal(r.output.cols, 2);
+  assert.equal(r.K.rows, 5);
+  const expected = ref.attention({ query: ref.matmul(X, r.projections.Wq), key: ref.matmul(M, r.projections.Wk),
+                                   value: ref.matmul(M, r.projections.Wv) });
+  assert.ok(maxRelError(r.weights, expected.weights) < 1e-5);
+});
+
+test('multi-head attention: per-head maps on column slices, concat, Wo', () => {
+  const X = att.initXavier(5, 8, 4);
+  const r = att.multiHeadAttention({ input: X, heads: 4, seed: 2, causal: true });
+  assert.equal(r.heads.length, 4);
+  for (let h = 0; h < 4; h++) {
+    const e = ref.attention({ query: ref.columns(r.Q, 2 * h, 2), key: ref.columns(r.K, 2 * h, 2),
+                              value: ref.columns(r.V, 2 * h, 2), causal: true });
+    assert.ok(maxRelError(r.heads[h].weights, e.weights) < 1e-5, `head ${h}`);
+    assert.ok(maxRelError(ref.columns(r.concat, 2 * h, 2), e.output) < 1e-5, `head ${h}`);
+    assert.ok(Math.abs(r.heads[h].scale - 1 / Math.sqrt(2)) < 1e-7);
+  }
+  assert.ok(maxRelError(r.output, ref.matmul(r.concat, r.projections.Wo)) < 1e-5);
+  assert.equal(r.projections.Wo.rows, 8);
+});
+
+test('positional encoding matches sin/cos of p / 10000^(2i/d)', () => {
+  const pe = att.positionalEncoding(20, 9);
+  assert.equal(pe.rows, 20);
+  assert.equal(pe.cols, 9);
+  assert.ok(maxRelError(pe, ref.positionalEncoding(20, 9)) < 1e-6);
+});
+
+test('conditional attention: the condition enters Q and K; each fusion returns its parameters', () => {
+  const X = att.initXavier(4, 5, 1);
+  const a = att.conditionalAttention({ input: X, condition: [1, 0, 0], fusion: 'concat' });
+  assert.equal(a.fused.cols, 8);
+  assert.equal(a.fusion, 'concat');
+  const add = att.conditionalAttention({ input: X, condition: [1, 0, 0], fusion: 'add' });
+  assert.equal(add.P.rows, 3);
+  assert.ok(maxRelError(add.Q, ref.matmul(add.fused, add.projections.Wq)) < 1e-5);
+  assert.ok(maxRelError(add.V, ref.matmul(X, add.projections.Wv)) < 1e-5);
+  const fc = att.conditionalAttention({ input: X, condition: [0, 1, 0], fusion: 'fc' });
+  assert.equal(fc.Wf.rows, 8);
+  assert.equal(fc.bf.length, 5);
+  const other = att.conditionalAttention({ input: X, condition: [0, 0, 3], fusion: 'add' });
+  assert.ok(maxRelError(other.weights, add.weights) > 1e-4);
+});
+
+test('kernel regression: one query, many queries, a range, and the raw dot product failure', () => {
+  const keys = [160, 165, 170, 175], values = [55, 60, 65, 70];
+  const one = att.kernelRegression({ keys, values, query: 172, sigma: 2 });
+  const s = keys.map((k) => -((172 - k) ** 2) / 8);
+  const e = s.map(Math.exp), sum = e.reduce((a, b) => a + b);
+  const expected = e.reduce((acc, x, i) => acc + (x / sum) * values[i], 0);
+  assert.ok(Math.abs(one.estimate - expected) < 1e-4);
+  assert.ok(maxRelError(one.scores, s) < 1e-6);
+  const curve = att.kernelRegression({ keys, values, range: { from: 150, to: 185, count: 71 }, sigma: 2 });
+  assert.equal(curve.estimates.length, 71);
+  assert.equal(curve.weights.rows, 71);
+  assert.equal(curve.queries[0], 150);
+  assert.equal(curve.queries[70], 185);
+  const many = att.kernelRegression({ keys, values, queries: [150, 172], sigma: 2 });
+  assert.ok(Math.abs(many.estimates[1] - one.estimate) < 1e-5);
+  const dot = att.kernelRegression({ keys, values, query: 160, score: 'dot' });
+  assert.deepEqual(Array.from(dot.weights.data), [0, 0, 0, 1]);
+  assert.equal(dot.estimate, 70);
+});
+
+test('cost model: the comparison table, quadratic in n', () => {
+  const rows = att.costModel({ n: 100, d: 64, k: 3 });
+  assert.deepEqual(rows.map((r) => r.layer),
+                   ['self-attention', 'recurrent', 'convolutional', 'convolutional (dilated)', 'fully connected']);
+  assert.equal(rows[0].multiplyAdds, 2 * 100 * 100 * 64);
+  assert.equal(rows[0].complexity, 'O(n^2 d)');
+  assert.equal(rows[1].sequentialOps, 100);
+  assert.equal(rows[2].maxPathLength, 50);
+  assert.equal(att.costModel({ n: 200, d: 64 })[0].multiplyAdds, 4 * rows[0].multiplyAdds);
+});
+
+test('results are copies: they do not alias the WASM heap and survive later calls and heap growth', () => {
+  const r = att.attention({ query: [[1, 2]], key: [[1, 2], [3, 4]], value: [[5], [6]] });
+  // each array owns a buffer of exactly its size: a copy, not a view of the heap
+  for (const m of [r.scores, r.scaled, r.masked, r.weights, r.output]) assert.equal(m.data.buffer.byteLength, m.data.byteLength);
+  assert.equal(r.mask.buffer.byteLength, r.mask.byteLength);
+  const before = Array.from(r.weights.data);
+  att.positionalEncoding(2000, 512); // grows the heap
+  att.attention({ query: [[9, 9]], key: [[1, 0], [0, 1]], value: [[0], [0]] });
+  assert.deepEqual(Array.from(r.weights.data), before);
+  r.weights.data[0] = 42; // writing to a result changes nothing in the module
+  assert.deepEqual(Array.from(att.attention({ query: [[1, 2]], key: [[1, 2], [3, 4]], value: [[5], [6]] }).weights.data), before);
+});

@@ -1,0 +1,39 @@
+// Loads the module once for all the Node tests, as a user would.
+import createAttention from '../../web/wasm/attention.mjs';
+
+export const att = await createAttention();
+
+// Matrix from nested rows
+export function matrix(rows) {
+  return { rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) };
+}
+
+// Deterministic random numbers for the tests (mulberry32), uniform on [-1, 1).
+export function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+  };
+}
+
+export function randomMatrix(rows, cols, rand) {
+  const data = new Float32Array(rows * cols);
+  for (let i = 0; i < data.length; i++) data[i] = rand();
+  return { rows, cols, data };
+}
+
+// largest |a - b| / (1 + |b|); equal infinities count as 0
+export function maxRelError(a, b) {
+  const x = a.data ?? a, y = b.data ?? b;
+  if (x.length !== y.length) throw new Error(`lengths differ: ${x.length} vs ${y.length}`);
+  let worst = 0;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] === y[i]) continue;
+    worst = Math.max(worst, Math.abs(x[i] - y[i]) / (1 + Math.abs(y[i])));
+  }
+  return worst;
+}

@@ -1,0 +1,6 @@
+// Must NOT compile: the types reject a wrong score name and a missing key.
+import createAttention from '../../web/wasm/attention.mjs';
+
+const att = await createAttention();
+att.attention({ query: [[1]], key: [[1]], value: [[1]], score: 'cosine' });
+att.attention({ query: [[1]], value: [[1]] });
