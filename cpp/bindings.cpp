@@ -248,31 +248,29 @@ val raw_conditional_attention(val o) {
 val raw_kernel_regression(val o) {
     return guarded([&] {
         const Vec keys = to_vec(o["keys"]), values = to_vec(o["values"]);
-        val out = val::object();
-        if (has(o, "weights")) {  // weights chosen by hand
-            const Vec w = to_vec(o["weights"]);
-            const Scalar estimate = weighted_sum(keys, values, w);
-            out.set("weights", from_mat(Mat(w.transpose())));
-            out.set("estimates", from_vec(Vec::Constant(1, estimate)));
-            out.set("estimate", estimate);
-            return out;
-        }
-        Vec queries;
-        if (has(o, "queries")) queries = to_vec(o["queries"]);
-        else if (has(o, "range")) {
-            const val r = o["range"];
-            queries = linspace(r["from"].as<float>(), r["to"].as<float>(), r["count"].as<int>());
+        KernelRegressionResult r;
+        if (has(o, "weights")) {
+            r = kernel_regression_weights(keys, values, to_vec(o["weights"]));
         } else {
-            require(has(o, "query"), "give query, queries or range (or weights)");
-            queries = Vec::Constant(1, o["query"].as<float>());
+            Vec queries;
+            if (has(o, "queries")) {
+                queries = to_vec(o["queries"]);
+            } else if (has(o, "range")) {
+                const val range = o["range"];
+                queries = linspace(range["from"].as<float>(), range["to"].as<float>(), range["count"].as<int>());
+            } else {
+                queries = Vec::Constant(1, o["query"].as<float>());
+            }
+            AttentionOptions opts = to_attention_options(o, queries.size(), keys.size());
+            if (!has(o, "score")) opts.score = Score::gaussian;
+            if (has(o, "sigma")) opts.params.sigma = o["sigma"].as<float>();
+            r = kernel_regression(keys, values, queries, opts);
         }
-        AttentionOptions opts = to_attention_options(o, queries.size(), keys.size());
-        if (!has(o, "score")) opts.score = Score::gaussian;
-        if (has(o, "sigma")) opts.params.sigma = o["sigma"].as<float>();
-        const KernelRegressionResult r = kernel_regression(keys, values, queries, opts);
-        out.set("queries", from_vec(r.queries));
-        out.set("scores", from_mat(r.scores));
+        val out = val::object();
+        if (r.queries.size()) out.set("queries", from_vec(r.queries));
+        if (r.scores.size()) out.set("scores", from_mat(r.scores));
         out.set("weights", from_mat(r.weights));
+        out.set("contributions", from_mat(r.contributions));
         out.set("estimates", from_vec(r.estimates));
         out.set("estimate", r.estimates(0));
         return out;

@@ -21,6 +21,7 @@ KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& value
     r.queries = queries;
     r.scores = a.scaled;
     r.weights = a.weights;
+    r.contributions = a.weights * values.asDiagonal();
     r.estimates = a.output.col(0);
     return r;
 }
@@ -34,17 +35,21 @@ Vec linspace(Scalar from, Scalar to, Index m) {
     return Vec::LinSpaced(m, from, to);
 }
 
-Scalar weighted_sum(const VecRef& keys, const VecRef& values, const VecRef& weights) {
+KernelRegressionResult kernel_regression_weights(const VecRef& keys, const VecRef& values, const VecRef& weights) {
     check_pairs(keys, values);
-    require_finite(keys, "keys");
     require(weights.size() == values.size(), "weights has " + std::to_string(weights.size()) +
                                                  " entries but values has " + std::to_string(values.size()));
-    require(weights.size() >= 1, "weights must have at least one entry");
-    require_finite(weights, "weights");
+    require_finite(keys, "keys");
     require_finite(values, "values");
-    double s = 0;  // double: 0.1*55 + 0.15*60 + 0.45*65 + 0.3*70 rounds to 64.75 exactly
-    for (Index i = 0; i < weights.size(); ++i) s += double(weights(i)) * double(values(i));
-    return Scalar(s);
+    require_finite(weights, "weights");
+    KernelRegressionResult r;
+    r.weights = weights.transpose();
+    r.contributions = r.weights * values.asDiagonal();
+    // in double: 0.1*55 + 0.15*60 + 0.45*65 + 0.3*70 then rounds to 64.75 exactly
+    double sum = 0;
+    for (Index i = 0; i < weights.size(); ++i) sum += double(weights(i)) * double(values(i));
+    r.estimates = Vec::Constant(1, Scalar(sum));
+    return r;
 }
 
 }  // namespace attn

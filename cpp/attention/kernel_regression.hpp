@@ -15,8 +15,9 @@ namespace attn {
 struct KernelRegressionResult {
     Vec queries;    // (m)
     Mat scores;     // (m, n) scores after scaling
-    Mat weights;    // (m, n) each row sums to 1
-    Vec estimates;  // (m) weights * values
+    Mat weights;        // (m, n) each row sums to 1
+    Mat contributions;  // (m, n) weights(i, j) * values(j): the terms of each estimate
+    Vec estimates;      // (m) weights * values
 };
 
 // keys, values: (n), finite, n >= 1   queries: (m)
@@ -28,8 +29,9 @@ KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& value
 // m queries evenly spaced on [from, to], m >= 2.
 Vec linspace(Scalar from, Scalar to, Index m);
 
-// The estimate from weights chosen by hand (the article's 0.1, 0.15, 0.45, 0.3):
-// sum_i weights_i values_i.   keys, values, weights: (n)
-Scalar weighted_sum(const VecRef& keys, const VecRef& values, const VecRef& weights);
+// The estimate from weights chosen by hand (the article's 0.1, 0.15, 0.45, 0.3
+// give 64.75): sum_i weights_i values_i, as a result with one row and no
+// queries or scores.   keys, values, weights: (n)
+KernelRegressionResult kernel_regression_weights(const VecRef& keys, const VecRef& values, const VecRef& weights);
 
 }  // namespace attn

@@ -11,7 +11,12 @@ static Vec vec(std::initializer_list<Scalar> xs) {
 }
 
 TEST_CASE("kernel regression: golden 64.75 from the article's weights") {
-    CHECK(weighted_sum(vec({160, 165, 170, 175}), vec({55, 60, 65, 70}), vec({0.1f, 0.15f, 0.45f, 0.3f})) == 64.75f);
+    const KernelRegressionResult r =
+        kernel_regression_weights(vec({160, 165, 170, 175}), vec({55, 60, 65, 70}), vec({0.1f, 0.15f, 0.45f, 0.3f}));
+    CHECK(r.estimates(0) == 64.75f);
+    const double terms[4] = {5.5, 9, 29.25, 21};
+    for (int j = 0; j < 4; ++j) CHECK(r.contributions(0, j) == doctest::Approx(terms[j]));
+    CHECK(r.queries.size() == 0);
 }
 
 TEST_CASE("kernel regression: the Gaussian kernel weighs the nearest heights most") {
@@ -26,6 +31,7 @@ TEST_CASE("kernel regression: the Gaussian kernel weighs the nearest heights mos
     for (int j = 0; j < 4; ++j) {
         CHECK(r.scores(0, j) == doctest::Approx(s[j]));
         CHECK(r.weights(0, j) == doctest::Approx(e[j] / sum).epsilon(1e-5));
+        CHECK(r.contributions(0, j) == doctest::Approx(e[j] / sum * (55 + 5 * j)).epsilon(1e-5));
         estimate += e[j] / sum * (55 + 5 * j);
     }
     CHECK(r.estimates(0) == doctest::Approx(estimate).epsilon(1e-6));
@@ -66,7 +72,8 @@ TEST_CASE("kernel regression: errors") {
     o.score = Score::gaussian;
     CHECK(error_of([&] { kernel_regression(vec({1, 2}), vec({1}), vec({1}), o); }) ==
           "values has 1 entries but keys has 2; each key needs one value");
-    CHECK(contains(error_of([] { weighted_sum(vec({1, 2}), vec({1, 2}), vec({0.5f})); }), "weights has 1 entries but values has 2"));
+    CHECK(contains(error_of([] { kernel_regression_weights(vec({1, 2}), vec({1, 2}), vec({0.5f})); }),
+                   "weights has 1 entries but values has 2"));
     CHECK(contains(error_of([] { linspace(3, 1, 10); }), "from must be less than to"));
     o.params.sigma = -1;
     CHECK(contains(error_of([&] { kernel_regression(vec({1}), vec({1}), vec({1}), o); }), "params.sigma"));

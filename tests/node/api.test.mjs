@@ -142,6 +142,7 @@ test('kernel regression: one query, many queries, a range, and the raw dot produ
   const expected = e.reduce((acc, x, i) => acc + (x / sum) * values[i], 0);
   assert.ok(Math.abs(one.estimate - expected) < 1e-4);
   assert.ok(maxRelError(one.scores, s) < 1e-6);
+  assert.ok(maxRelError(one.contributions, e.map((x, i) => (x / sum) * values[i])) < 1e-6);
   const curve = att.kernelRegression({ keys, values, range: { from: 150, to: 185, count: 71 }, sigma: 2 });
   assert.equal(curve.estimates.length, 71);
   assert.equal(curve.weights.rows, 71);

@@ -10,6 +10,8 @@ test('height -> weight with the article weights 0.1/0.15/0.45/0.3 gives 64.75', 
   const r = att.kernelRegression({ keys: heights, values: weightsKg, weights: [0.1, 0.15, 0.45, 0.3] });
   assert.equal(r.estimate, 64.75);
   assert.deepEqual(Array.from(r.estimates), [64.75]);
+  assert.deepEqual(Array.from(r.contributions.data), [5.5, 9, 29.25, 21].map(Math.fround));
+  assert.equal(r.scores, undefined);
 });
 
 test('Thinking Machines: 112, 96 -> 14, 12 -> 0.880797, 0.119203 with d_k = 64', () => {

@@ -216,6 +216,8 @@ export interface KernelRegressionResult {
   scores?: Matrix;
   /** (m, n), rows sum to 1 */
   weights: Matrix;
+  /** (m, n) weights(i, j) * values[j]: the terms of each estimate */
+  contributions: Matrix;
   /** (m) */
   estimates: Float32Array;
   /** estimates[0] */
