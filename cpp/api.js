@@ -3,7 +3,8 @@
 //
 // Each public function checks the JS types of its arguments against a
 // declarative schema, converts them to one canonical form (matrices as
-// { rows, cols, data: Float32Array }, masks as Uint8Array), and calls its raw_*
+// { rows, cols, data: Float32Array }, masks as Uint8Array; every user value is
+// read once, own properties only), fills in the defaults, and calls its raw_*
 // twin in bindings.cpp. The core checks shapes and values; a raw function that
 // fails returns the message, which becomes an Error here:
 //   "attention: key has 3 columns but query has 4; the dot score needs equal widths"
@@ -27,6 +28,8 @@
     if (typeof x === 'string') return 'the string ' + JSON.stringify(x.length > 40 ? x.slice(0, 40) + '…' : x);
     return typeof x;
   }
+
+  const own = (object, key) => (Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
 
   function isNumericArray(x) {
     return Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView) &&
@@ -55,16 +58,17 @@
     // { rows, cols, data }, or nested arrays [[...], ...], or one row as a flat array
     matrix(fn, name, x) {
       if (Array.isArray(x) && x.length > 0 && Array.isArray(x[0])) {
-        const cols = x[0].length;
-        const data = new Float32Array(x.length * cols);
-        x.forEach((row, i) => {
-          if (!Array.isArray(row) || row.length !== cols)
-            fail(fn, name + ' row ' + i + ' has ' + (Array.isArray(row) ? row.length : describe(row)) +
-                 ' entries but row 0 has ' + cols);
-          data.set(toFloat32(fn, name + '[' + i + ']', row), i * cols);
-        });
+        const rows = x.length, cols = x[0].length;
         checkSize(fn, name + ' columns', cols);
-        return { rows: x.length, cols, data };
+        const data = new Float32Array(rows * cols);
+        for (let i = 0; i < rows; i++) {  // indexed: a hole in a sparse array is an error, not skipped
+          const row = x[i];
+          if (!Array.isArray(row) || row.length !== cols)
+            fail(fn, name + ' row ' + i + ' has ' + (Array.isArray(row) ? row.length + ' entries' : describe(row)) +
+                 ' but row 0 has ' + cols);
+          data.set(toFloat32(fn, name + '[' + i + ']', row), i * cols);
+        }
+        return { rows, cols, data };
       }
       if (isNumericArray(x)) {
         if (x.length === 0) fail(fn, name + ' is empty');
@@ -72,14 +76,15 @@
       }
       if (x === null || typeof x !== 'object')
         fail(fn, name + ' must be a matrix { rows, cols, data }, got ' + describe(x));
-      checkSize(fn, name + '.rows', x.rows);
-      checkSize(fn, name + '.cols', x.cols);
-      if (!isNumericArray(x.data))
-        fail(fn, name + '.data must be a Float32Array or an array of numbers, got ' + describe(x.data));
-      if (x.data.length !== x.rows * x.cols)
-        fail(fn, name + '.data has ' + x.data.length + ' entries but rows * cols = ' + x.rows + ' * ' +
-             x.cols + ' = ' + x.rows * x.cols);
-      return { rows: x.rows, cols: x.cols, data: toFloat32(fn, name + '.data', x.data) };
+      const rows = own(x, 'rows'), cols = own(x, 'cols'), given = own(x, 'data');  // each read once
+      checkSize(fn, name + '.rows', rows);
+      checkSize(fn, name + '.cols', cols);
+      if (!isNumericArray(given))
+        fail(fn, name + '.data must be a Float32Array or an array of numbers, got ' + describe(given));
+      const data = toFloat32(fn, name + '.data', given);
+      if (data.length !== rows * cols)
+        fail(fn, name + '.data has ' + data.length + ' entries but rows * cols = ' + rows + ' * ' + cols + ' = ' + rows * cols);
+      return { rows, cols, data };
     },
     vector(fn, name, x) {
       if (!isNumericArray(x)) fail(fn, name + ' must be a Float32Array or an array of numbers, got ' + describe(x));
@@ -98,8 +103,11 @@
       }
       return out;
     },
+    // a finite number that float32 can hold (the core computes in float32)
     number(fn, name, x) {
       if (typeof x !== 'number' || !Number.isFinite(x)) fail(fn, name + ' must be a finite number, got ' + describe(x));
+      if (!Number.isFinite(Math.fround(x))) fail(fn, name + ' = ' + x + ' is beyond the float32 range');
+      if (x !== 0 && Math.fround(x) === 0) fail(fn, name + ' = ' + x + ' is too small for float32');
       return x;
     },
     int(fn, name, x) {
@@ -123,19 +131,20 @@
 
   // Checks an options object against a schema { key: kind | nested schema };
   // a kind ending in '!' is required. Unknown keys are errors (a typo must not
-  // be ignored silently); undefined values count as absent.
+  // be ignored silently); undefined values count as absent; inherited keys are
+  // not read.
   function check(fn, name, options, schema) {
     if (options === undefined) options = {};
     if (options === null || typeof options !== 'object' || Array.isArray(options))
       fail(fn, name + ' must be an object, got ' + describe(options));
     const out = {};
     for (const key of Object.keys(options)) {
-      if (!(key in schema))
+      if (!Object.prototype.hasOwnProperty.call(schema, key))
         fail(fn, 'unknown option ' + JSON.stringify(key) + ' in ' + name + ' (known: ' + Object.keys(schema).join(', ') + ')');
     }
     for (const key of Object.keys(schema)) {
       const kind = schema[key];
-      const value = options[key];
+      const value = own(options, key);
       const label = name === 'options' ? key : name + '.' + key;
       if (value === undefined) {
         if (typeof kind === 'string' && kind.endsWith('!')) fail(fn, label + ' is required');
@@ -167,47 +176,74 @@
       input: 'matrix!', memory: 'matrix', heads: 'int!', dModel: 'int', seed: 'seed',
       projections: Object.assign({ Wo: 'matrix' }, projections), scale: 'number', mask: 'mask', causal: 'boolean', validLength: 'int',
     },
-    conditionalAttention: Object.assign({ condition: 'vector!', fusion: 'string' }, projected),
+    conditionalAttention: Object.assign({ input: 'matrix!', condition: 'vector!', fusion: 'string', dK: 'int', dV: 'int', seed: 'seed' },
+                                        attentionOptions),
     kernelRegression: {
       keys: 'vector!', values: 'vector!', query: 'number', queries: 'vector',
       range: { from: 'number!', to: 'number!', count: 'int!' }, weights: 'vector',
-      score: 'string', sigma: 'number', scale: 'number', params: scoreParams,
+      score: 'string', sigma: 'number', scale: 'number', params: scoreParams, mask: 'mask',
     },
     costModel: { n: 'int!', d: 'int!', k: 'int' },
   };
 
+  // The defaults that depend on nothing but the call; those that depend on the
+  // data (the scale 1/sqrt(d_k), the additive hidden width) are the core's.
+  function projectionWidths(o) {
+    if (o.dK === undefined) o.dK = o.input.cols;
+    if (o.dV === undefined) o.dV = o.dK;
+    if (o.seed === undefined) o.seed = 0;
+    return o;
+  }
+
   Module['softmax'] = function softmax(x, options) {
     const o = check('softmax', 'options', options, schemas.softmax);
     o.x = kinds.matrix('softmax', 'x', x);
+    if (o.temperature === undefined) o.temperature = 1;
     return call('softmax', 'raw_softmax', o);
   };
   Module['attention'] = function attention(options) {
     return call('attention', 'raw_attention', check('attention', 'options', options, schemas.attention));
   };
   Module['selfAttention'] = function selfAttention(options) {
-    return call('selfAttention', 'raw_projected_attention', check('selfAttention', 'options', options, schemas.selfAttention));
+    const o = projectionWidths(check('selfAttention', 'options', options, schemas.selfAttention));
+    return call('selfAttention', 'raw_projected_attention', o);
   };
   Module['crossAttention'] = function crossAttention(options) {
-    return call('crossAttention', 'raw_projected_attention', check('crossAttention', 'options', options, schemas.crossAttention));
+    const o = projectionWidths(check('crossAttention', 'options', options, schemas.crossAttention));
+    return call('crossAttention', 'raw_projected_attention', o);
   };
   Module['multiHeadAttention'] = function multiHeadAttention(options) {
-    return call('multiHeadAttention', 'raw_multi_head_attention',
-                check('multiHeadAttention', 'options', options, schemas.multiHeadAttention));
+    const o = check('multiHeadAttention', 'options', options, schemas.multiHeadAttention);
+    if (o.dModel === undefined) o.dModel = o.input.cols;
+    if (o.seed === undefined) o.seed = 0;
+    return call('multiHeadAttention', 'raw_multi_head_attention', o);
   };
   Module['conditionalAttention'] = function conditionalAttention(options) {
-    return call('conditionalAttention', 'raw_conditional_attention',
-                check('conditionalAttention', 'options', options, schemas.conditionalAttention));
+    const o = projectionWidths(check('conditionalAttention', 'options', options, schemas.conditionalAttention));
+    if (o.fusion === undefined) o.fusion = 'concat';
+    return call('conditionalAttention', 'raw_conditional_attention', o);
   };
   Module['positionalEncoding'] = function positionalEncoding(n, d) {
     return call('positionalEncoding', 'raw_positional_encoding',
                 { n: kinds.int('positionalEncoding', 'n', n), d: kinds.int('positionalEncoding', 'd', d) });
   };
   Module['kernelRegression'] = function kernelRegression(options) {
-    const o = check('kernelRegression', 'options', options, schemas.kernelRegression);
+    const fn = 'kernelRegression';
+    const o = check(fn, 'options', options, schemas.kernelRegression);
     const given = ['query', 'queries', 'range', 'weights'].filter((k) => k in o);
-    if (given.length !== 1)
-      fail('kernelRegression', given.length ? 'give only one of ' + given.join(', ') : 'give query, queries, range or weights');
-    return call('kernelRegression', 'raw_kernel_regression', o);
+    if (given.length !== 1) fail(fn, given.length ? 'give only one of ' + given.join(', ') : 'give query, queries, range or weights');
+    if (o.weights) {  // weights chosen by hand: no score is computed
+      const scoring = ['score', 'sigma', 'scale', 'params', 'mask'].filter((k) => k in o);
+      if (scoring.length) fail(fn, 'with weights given, ' + scoring.join(', ') + ' would be ignored; leave them out');
+      return call(fn, 'raw_kernel_weights', o);
+    }
+    if (o.query !== undefined) o.queries = new Float32Array([o.query]);
+    if (o.score === undefined) o.score = 'gaussian';
+    if (o.sigma !== undefined) {  // shorthand for params.sigma
+      if (o.params && o.params.sigma !== undefined) fail(fn, 'give sigma or params.sigma, not both');
+      o.params = Object.assign({}, o.params, { sigma: o.sigma });
+    }
+    return call(fn, 'raw_kernel_regression', o);
   };
   Module['costModel'] = function costModel(options) {
     const o = check('costModel', 'options', options, schemas.costModel);
@@ -216,9 +252,10 @@
   };
   Module['initXavier'] = function initXavier(rows, cols, seed, stream) {
     const fn = 'initXavier';
-    const o = { rows: kinds.int(fn, 'rows', rows), cols: kinds.int(fn, 'cols', cols), seed: kinds.seed(fn, 'seed', seed) };
-    if (stream !== undefined) o.stream = kinds.seed(fn, 'stream', stream);
-    return call(fn, 'raw_init_xavier', o);
+    return call(fn, 'raw_init_xavier', {
+      rows: kinds.int(fn, 'rows', rows), cols: kinds.int(fn, 'cols', cols), seed: kinds.seed(fn, 'seed', seed),
+      stream: stream === undefined ? 0 : kinds.seed(fn, 'stream', stream),
+    });
   };
   // { heapBytes: size of the WASM memory, allocatedBytes: bytes malloc holds now }
   Module['memoryStats'] = function memoryStats() {

@@ -1,5 +1,6 @@
 // The only file that knows about Embind: converts between the canonical JS
-// objects that api.js hands over and the core's types, and back. No maths.
+// objects that api.js hands over (types checked, defaults filled in) and the
+// core's types, and back. No maths, no defaults.
 //
 // Every raw_* function returns a plain JS object, or the message of the
 // exception the core threw as a string; api.js turns that into an Error. Nothing
@@ -153,7 +154,7 @@ val guarded(F&& f) {
 val raw_softmax(val o) {
     return guarded([&] {
         const Mat x = to_mat(o["x"]);
-        const Scalar temperature = has(o, "temperature") ? o["temperature"].as<float>() : 1.0f;
+        const Scalar temperature = o["temperature"].as<float>();
         const Mask mask = has(o, "mask") ? mask_from_bytes(to_bytes(o["mask"]), x.rows(), x.cols())
                                          : Mask::Constant(x.rows(), x.cols(), true);
         return from_mat(masked_softmax_rows(x, mask, temperature));
@@ -177,10 +178,8 @@ val raw_projected_attention(val o) {
     return guarded([&] {
         const Mat X = to_mat(o["input"]);
         const Mat M = has(o, "memory") ? to_mat(o["memory"]) : X;
-        const Index d_k = has(o, "dK") ? o["dK"].as<int>() : X.cols();
-        const Index d_v = has(o, "dV") ? o["dV"].as<int>() : d_k;
-        const std::uint64_t seed = has(o, "seed") ? to_seed(o["seed"]) : 0;
-        const Projections W = projections_complete(to_projections(o["projections"]), X.cols(), M.cols(), d_k, d_v, seed);
+        const Projections W = projections_complete(to_projections(o["projections"]), X.cols(), M.cols(),
+                                                   o["dK"].as<int>(), o["dV"].as<int>(), to_seed(o["seed"]));
         const AttentionOptions opts = to_attention_options(o, X.rows(), M.rows());
         val out = val::object();
         set_projected(out, cross_attention(X, M, W, opts), opts.score);
@@ -192,14 +191,13 @@ val raw_multi_head_attention(val o) {
     return guarded([&] {
         const Mat X = to_mat(o["input"]);
         const Mat M = has(o, "memory") ? to_mat(o["memory"]) : X;
-        const Index heads = o["heads"].as<int>();
-        const Index d_model = has(o, "dModel") ? o["dModel"].as<int>() : X.cols();
-        const std::uint64_t seed = has(o, "seed") ? to_seed(o["seed"]) : 0;
         MultiHeadParams given;
         given.W = to_projections(o["projections"]);
         if (has(o, "projections") && has(o["projections"], "Wo")) given.Wo = to_mat(o["projections"]["Wo"]);
-        const MultiHeadParams p = multi_head_params_complete(given, X.cols(), M.cols(), d_model, seed);
-        const MultiHeadResult r = multi_head_attention(X, M, heads, p, to_attention_options(o, X.rows(), M.rows()));
+        const MultiHeadParams p =
+            multi_head_params_complete(given, X.cols(), M.cols(), o["dModel"].as<int>(), to_seed(o["seed"]));
+        const MultiHeadResult r =
+            multi_head_attention(X, M, o["heads"].as<int>(), p, to_attention_options(o, X.rows(), M.rows()));
         val out = val::object();
         out.set("Q", from_mat(r.Q));
         out.set("K", from_mat(r.K));
@@ -228,12 +226,10 @@ val raw_conditional_attention(val o) {
     return guarded([&] {
         const Mat X = to_mat(o["input"]);
         const Vec c = to_vec(o["condition"]);
-        const Fusion fusion = fusion_from_name(has(o, "fusion") ? o["fusion"].as<std::string>() : "concat");
-        const Index d_k = has(o, "dK") ? o["dK"].as<int>() : X.cols();
-        const Index d_v = has(o, "dV") ? o["dV"].as<int>() : d_k;
-        const std::uint64_t seed = has(o, "seed") ? to_seed(o["seed"]) : 0;
+        const Fusion fusion = fusion_from_name(o["fusion"].as<std::string>());
         const AttentionOptions opts = to_attention_options(o, X.rows(), X.rows());
-        const ConditionalResult r = conditional_attention(X, c, fusion, d_k, d_v, seed, opts);
+        const ConditionalResult r =
+            conditional_attention(X, c, fusion, o["dK"].as<int>(), o["dV"].as<int>(), to_seed(o["seed"]), opts);
         val out = val::object();
         out.set("fusion", std::string(fusion_name(fusion)));
         out.set("fused", from_mat(r.fused));
@@ -245,35 +241,36 @@ val raw_conditional_attention(val o) {
     });
 }
 
+val from_kernel_regression(const KernelRegressionResult& r) {
+    val out = val::object();
+    if (r.queries.size()) out.set("queries", from_vec(r.queries));
+    if (r.scores.size()) out.set("scores", from_mat(r.scores));
+    if (r.scaled.size()) out.set("scaled", from_mat(r.scaled));
+    out.set("weights", from_mat(r.weights));
+    out.set("contributions", from_mat(r.contributions));
+    out.set("estimates", from_vec(r.estimates));
+    out.set("estimate", r.estimates(0));
+    return out;
+}
+
+// queries given one by one or as a range
 val raw_kernel_regression(val o) {
     return guarded([&] {
         const Vec keys = to_vec(o["keys"]), values = to_vec(o["values"]);
-        KernelRegressionResult r;
-        if (has(o, "weights")) {
-            r = kernel_regression_weights(keys, values, to_vec(o["weights"]));
-        } else {
-            Vec queries;
-            if (has(o, "queries")) {
-                queries = to_vec(o["queries"]);
-            } else if (has(o, "range")) {
-                const val range = o["range"];
-                queries = linspace(range["from"].as<float>(), range["to"].as<float>(), range["count"].as<int>());
-            } else {
-                queries = Vec::Constant(1, o["query"].as<float>());
-            }
-            AttentionOptions opts = to_attention_options(o, queries.size(), keys.size());
-            if (!has(o, "score")) opts.score = Score::gaussian;
-            if (has(o, "sigma")) opts.params.sigma = o["sigma"].as<float>();
-            r = kernel_regression(keys, values, queries, opts);
-        }
-        val out = val::object();
-        if (r.queries.size()) out.set("queries", from_vec(r.queries));
-        if (r.scores.size()) out.set("scores", from_mat(r.scores));
-        out.set("weights", from_mat(r.weights));
-        out.set("contributions", from_mat(r.contributions));
-        out.set("estimates", from_vec(r.estimates));
-        out.set("estimate", r.estimates(0));
-        return out;
+        const val range = o["range"];
+        const Vec queries = has(o, "queries") ? to_vec(o["queries"])
+                                              : linspace(range["from"].as<float>(), range["to"].as<float>(),
+                                                         range["count"].as<int>());
+        const AttentionOptions opts = to_attention_options(o, queries.size(), keys.size());
+        return from_kernel_regression(kernel_regression(keys, values, queries, opts));
+    });
+}
+
+// weights chosen by hand
+val raw_kernel_weights(val o) {
+    return guarded([&] {
+        return from_kernel_regression(
+            kernel_regression_weights(to_vec(o["keys"]), to_vec(o["values"]), to_vec(o["weights"])));
     });
 }
 
@@ -298,8 +295,7 @@ val raw_cost_model(val o) {
 
 val raw_init_xavier(val o) {
     return guarded([&] {
-        return from_mat(init_xavier(o["rows"].as<int>(), o["cols"].as<int>(), to_seed(o["seed"]),
-                                    has(o, "stream") ? std::uint64_t(o["stream"].as<double>()) : 0));
+        return from_mat(init_xavier(o["rows"].as<int>(), o["cols"].as<int>(), to_seed(o["seed"]), to_seed(o["stream"])));
     });
 }
 
@@ -321,6 +317,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     emscripten::function("raw_positional_encoding", &raw_positional_encoding);
     emscripten::function("raw_conditional_attention", &raw_conditional_attention);
     emscripten::function("raw_kernel_regression", &raw_kernel_regression);
+    emscripten::function("raw_kernel_weights", &raw_kernel_weights);
     emscripten::function("raw_cost_model", &raw_cost_model);
     emscripten::function("raw_init_xavier", &raw_init_xavier);
     emscripten::function("raw_memory_stats", &raw_memory_stats);

@@ -7,14 +7,21 @@
 
 namespace attn {
 
+constexpr Scalar kInf = std::numeric_limits<Scalar>::infinity();
+
+static void check_mask_options(const AttentionOptions& o, Index n_queries, Index n_keys) {
+    require(o.mask.size() == 0 || (o.mask.rows() == n_queries && o.mask.cols() == n_keys),
+            "mask has shape " + shape(o.mask.rows(), o.mask.cols()) +
+                " but needs (rows(query), rows(key)) = " + shape(n_queries, n_keys));
+    require(!o.valid_length || (*o.valid_length >= 0 && *o.valid_length <= n_keys),
+            "validLength must be between 0 and the number of keys (" + std::to_string(n_keys) + "), got " +
+                std::to_string(o.valid_length.value_or(0)));
+}
+
 Mask mask_combined(const AttentionOptions& o, Index n_queries, Index n_keys) {
+    check_mask_options(o, n_queries, n_keys);
     Mask m = Mask::Constant(n_queries, n_keys, true);
-    if (o.mask.size() > 0) {
-        require(o.mask.rows() == n_queries && o.mask.cols() == n_keys,
-                "mask has shape " + shape(o.mask.rows(), o.mask.cols()) +
-                    " but needs (rows(query), rows(key)) = " + shape(n_queries, n_keys));
-        m = m && o.mask;
-    }
+    if (o.mask.size() > 0) m = m && o.mask;
     if (o.causal) m = m && mask_causal(n_queries, n_keys);
     if (o.valid_length) m = m && mask_padding(n_queries, n_keys, *o.valid_length);
     return m;
@@ -36,20 +43,19 @@ static ScoreParams prepare(const MatRef& Q, const MatRef& K, const MatRef& V, co
     require_finite(K, "key");
     require_finite(V, "value");
     scale = o.scale ? *o.scale : default_scale(o.score, K.cols());
-    require(std::isfinite(scale) && scale > 0,
-            "scale must be a finite number greater than 0, got " + std::to_string(scale));
-    return score_params_complete(o.score, Q.cols(), K.cols(), o.params, o.seed, o.hidden);
+    require(std::isfinite(scale) && scale > 0, "scale must be a finite number greater than 0, got " + number(scale));
+    const ScoreParams params = score_params_complete(o.score, Q.cols(), K.cols(), o.params, o.seed, o.hidden);
+    check_score(o.score, Q, K, params);  // shapes and limits, before any (n_q, n_k) matrix exists
+    check_mask_options(o, Q.rows(), K.rows());
+    require_work(double(Q.rows()) * double(K.rows()) * double(V.cols()), "weights * value");
+    return params;
 }
 
 static void require_finite_scores(const MatRef& S) {
-    for (Index i = 0; i < S.size(); ++i)
-        require(std::isfinite(S.data()[i]),
-                "the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
-}
-
-static Mat apply_mask(const Mat& scaled, const Mask& mask) {
-    return mask.select(scaled, Mat::Constant(scaled.rows(), scaled.cols(),
-                                             -std::numeric_limits<Scalar>::infinity()));
+    for (Index i = 0; i < S.rows(); ++i)
+        for (Index j = 0; j < S.cols(); ++j)
+            require(std::isfinite(S(i, j)),
+                    "the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
 }
 
 AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
@@ -62,7 +68,7 @@ AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, con
     r.scaled = r.scores * r.scale;
     require_finite_scores(r.scaled);
     // pass 3: masked entries become -inf: exp(-inf) = 0 after softmax
-    r.masked = apply_mask(r.scaled, r.mask);
+    r.masked = r.mask.select(r.scaled, Mat::Constant(r.scaled.rows(), r.scaled.cols(), -kInf));
     // pass 4: weights, and the weighted sum of the values
     r.weights = masked_softmax_rows(r.scaled, r.mask);
     r.output = r.weights * V;
@@ -74,13 +80,20 @@ AttentionResult attention_reference(const MatRef& Q, const MatRef& K, const MatR
     AttentionResult r;
     r.params = prepare(Q, K, V, o, r.scale);
     const Index nq = Q.rows(), nk = K.rows(), dv = V.cols();
-    r.mask = mask_combined(o, nq, nk);
+    r.mask = Mask(nq, nk);
+    for (Index i = 0; i < nq; ++i)
+        for (Index j = 0; j < nk; ++j)
+            r.mask(i, j) = (o.mask.size() == 0 || o.mask(i, j)) && (!o.causal || j <= i) &&
+                           (!o.valid_length || j < *o.valid_length);
     r.scores = scores_reference(o.score, Q, K, r.params);
     r.scaled = Mat(nq, nk);
+    r.masked = Mat(nq, nk);
     for (Index i = 0; i < nq; ++i)
-        for (Index j = 0; j < nk; ++j) r.scaled(i, j) = Scalar(double(r.scores(i, j)) * r.scale);
+        for (Index j = 0; j < nk; ++j) {
+            r.scaled(i, j) = Scalar(double(r.scores(i, j)) * r.scale);
+            r.masked(i, j) = r.mask(i, j) ? r.scaled(i, j) : -kInf;
+        }
     require_finite_scores(r.scaled);
-    r.masked = apply_mask(r.scaled, r.mask);
     r.weights = masked_softmax_rows_reference(r.scaled, r.mask);
     r.output = Mat::Zero(nq, dv);
     for (Index i = 0; i < nq; ++i)

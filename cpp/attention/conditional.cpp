@@ -34,8 +34,8 @@ ConditionalResult conditional_attention(const MatRef& X, const VecRef& c, Fusion
     require_finite(X, "input");
     require(c.size() > 0, "condition must have at least one entry");
     require_finite(c, "condition");
-    require(d_k > 0, "dK must be positive, got " + std::to_string(d_k));
-    require(d_v > 0, "dV must be positive, got " + std::to_string(d_v));
+    require_width(d_k, "dK");
+    require_width(d_v, "dV");
     const Index d_in = X.cols(), d_c = c.size();
 
     ConditionalResult r;
@@ -53,6 +53,7 @@ ConditionalResult conditional_attention(const MatRef& X, const VecRef& c, Fusion
             r.fused = ((append_condition(X, c) * r.Wf).rowwise() + r.bf.transpose()).array().tanh().matrix();
             break;
     }
+    require_finite_result(r.fused, std::string("the fused input (") + fusion_name(fusion) + ")");
     // Q and K see the condition; V does not.
     const Index d_f = r.fused.cols();
     Projections& W = r.attn.W;
@@ -62,6 +63,9 @@ ConditionalResult conditional_attention(const MatRef& X, const VecRef& c, Fusion
     r.attn.Q = r.fused * W.Wq;
     r.attn.K = r.fused * W.Wk;
     r.attn.V = X * W.Wv;
+    require_finite_result(r.attn.Q, "Q = fused Wq");
+    require_finite_result(r.attn.K, "K = fused Wk");
+    require_finite_result(r.attn.V, "V = input Wv");
     r.attn.attention = attention(r.attn.Q, r.attn.K, r.attn.V, options);
     return r;
 }

@@ -30,7 +30,7 @@ Mat init_uniform(Index rows, Index cols, std::uint64_t seed, std::uint64_t strea
 
 Mat init_xavier(Index rows, Index cols, std::uint64_t seed, std::uint64_t stream) {
     require(rows > 0 && cols > 0, "parameter shape must be positive, got " + shape(rows, cols));
-    const Scalar limit = std::sqrt(Scalar(6) / Scalar(rows + cols));
+    const Scalar limit = std::sqrt(Scalar(6.0 / (double(rows) + double(cols))));
     return init_uniform(rows, cols, seed, stream, limit);
 }
 

@@ -13,13 +13,17 @@ KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& value
                                          const AttentionOptions& options) {
     check_pairs(keys, values);
     require(queries.size() >= 1, "queries must have at least one entry");
+    require_finite(keys, "keys");
+    require_finite(values, "values");
+    require_finite(queries, "queries");
     AttentionOptions o = options;
     if (!o.scale) o.scale = Scalar(1);
     // scalars as one-column matrices: Q (m, 1), K (n, 1), V (n, 1)
     const AttentionResult a = attention(Mat(queries), Mat(keys), Mat(values), o);
     KernelRegressionResult r;
     r.queries = queries;
-    r.scores = a.scaled;
+    r.scores = a.scores;
+    r.scaled = a.scaled;
     r.weights = a.weights;
     r.contributions = a.weights * values.asDiagonal();
     r.estimates = a.output.col(0);
@@ -49,6 +53,8 @@ KernelRegressionResult kernel_regression_weights(const VecRef& keys, const VecRe
     double sum = 0;
     for (Index i = 0; i < weights.size(); ++i) sum += double(weights(i)) * double(values(i));
     r.estimates = Vec::Constant(1, Scalar(sum));
+    require_finite_result(r.contributions, "weights * values");
+    require_finite_result(r.estimates, "the estimate");
     return r;
 }
 

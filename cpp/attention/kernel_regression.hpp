@@ -13,14 +13,15 @@
 namespace attn {
 
 struct KernelRegressionResult {
-    Vec queries;    // (m)
-    Mat scores;     // (m, n) scores after scaling
+    Vec queries;        // (m)
+    Mat scores;         // (m, n) F(query_i, key_j)
+    Mat scaled;         // (m, n) scores * scale: the input of softmax
     Mat weights;        // (m, n) each row sums to 1
     Mat contributions;  // (m, n) weights(i, j) * values(j): the terms of each estimate
     Vec estimates;      // (m) weights * values
 };
 
-// keys, values: (n), finite, n >= 1   queries: (m)
+// keys, values: (n), finite, n >= 1   queries: (m), finite
 // score: gaussian (uses sigma) or dot (uses scale) or any other score of
 // attention(); options.scale defaults to 1 here.
 KernelRegressionResult kernel_regression(const VecRef& keys, const VecRef& values, const VecRef& queries,

@@ -30,8 +30,8 @@ Mask mask_from_bytes(const std::vector<std::uint8_t>& values, Index n_queries, I
     check_sizes(n_queries, n_keys);
     const std::int64_t needed = std::int64_t(n_queries) * std::int64_t(n_keys);
     require(std::int64_t(values.size()) == needed,
-            "mask has " + std::to_string(values.size()) + " entries but needs rows(query) * rows(key) = " +
-                std::to_string(n_queries) + " * " + std::to_string(n_keys) + " = " + std::to_string(needed));
+            "mask has " + std::to_string(values.size()) + " entries but needs " + std::to_string(needed) + " (" +
+                std::to_string(n_queries) + " rows of " + std::to_string(n_keys) + ", one per query and key)");
     Mask m(n_queries, n_keys);
     for (Index i = 0; i < n_queries; ++i)
         for (Index j = 0; j < n_keys; ++j) m(i, j) = values[size_t(i * n_keys + j)] != 0;

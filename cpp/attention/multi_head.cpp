@@ -8,7 +8,7 @@ namespace attn {
 
 MultiHeadParams multi_head_params_complete(MultiHeadParams p, Index d_in_q, Index d_in_kv, Index d_model,
                                            std::uint64_t seed) {
-    require(d_model > 0, "dModel must be positive, got " + std::to_string(d_model));
+    require_width(d_model, "dModel");
     p.W = projections_complete(p.W, d_in_q, d_in_kv, d_model, d_model, seed);
     if (p.Wo.size() == 0) p.Wo = init_xavier(d_model, d_model, seed, stream::Wo);
     require(p.Wo.rows() == d_model && p.Wo.cols() == d_model,
@@ -42,6 +42,7 @@ MultiHeadResult multi_head_attention(const MatRef& X, const MatRef& M, Index hea
         r.concat.middleCols(h * d_h, d_h) = r.heads.back().output;
     }
     r.output = r.concat * p.Wo;
+    require_finite_result(r.output, "output = concat Wo");
     return r;
 }
 

@@ -3,6 +3,7 @@
 #include "attention/init.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 namespace attn {
 
@@ -48,24 +49,63 @@ static void check_param(const VecRef& v, Index size, const std::string& name) {
 
 static void check_sigma(Scalar sigma) {
     require(std::isfinite(sigma) && sigma > 0,
-            "params.sigma must be a finite number greater than 0, got " + std::to_string(sigma));
+            "params.sigma must be a finite number greater than 0, got " + number(sigma));
+    // 2 sigma^2 must be a normal, finite float32: the score divides by it
+    require(std::isnormal(2 * sigma * sigma), "params.sigma = " + number(sigma) + " is out of range (sigma^2 over- or underflows float32)");
+}
+
+// Multiply-adds of each score, to refuse calls that would run for minutes.
+static double score_work(Score score, const MatRef& Q, const MatRef& K, Index hidden) {
+    const double nq = double(Q.rows()), nk = double(K.rows()), dq = double(Q.cols()), dk = double(K.cols());
+    switch (score) {
+        case Score::dot:
+        case Score::gaussian: return nq * nk * dq;
+        case Score::general: return nq * dq * dk + nq * nk * dk;
+        case Score::concat: return (nq + nk) * (dq + dk) + nq * nk;
+        case Score::additive: return (nq * dq + nk * dk) * double(hidden) + nq * nk * double(hidden) * 8;  // tanh ~ 8
+    }
+    return 0;
+}
+
+void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) {
+    const bool same_width = score == Score::dot || score == Score::gaussian;
+    check_qk(Q, K, same_width, score_name(score));
+    require(double(Q.rows()) * double(K.rows()) <= kMaxMapEntries,
+            std::to_string(Q.rows()) + " queries x " + std::to_string(K.rows()) + " keys is too large (at most " +
+                std::to_string(std::int64_t(kMaxMapEntries)) + " scores in one map)");
+    switch (score) {
+        case Score::dot: break;
+        case Score::general: check_param(p.W, Q.cols(), K.cols(), "W"); break;
+        case Score::concat: check_param(p.v, Q.cols() + K.cols(), "v"); break;
+        case Score::additive:
+            require(p.v.size() > 0, "params.v must have at least one entry");
+            check_param(p.W, p.v.size(), Q.cols(), "W");
+            check_param(p.U, p.v.size(), K.cols(), "U");
+            check_param(p.v, p.v.size(), "v");
+            break;
+        case Score::gaussian: check_sigma(p.sigma); break;
+    }
+    require_work(score_work(score, Q, K, p.v.size()), std::string("the ") + score_name(score) + " score of " +
+                                                          shape(Q) + " queries against " + shape(K) + " keys");
 }
 
 Mat score_dot(const MatRef& Q, const MatRef& K) {
-    check_qk(Q, K, true, "dot");
+    check_score(Score::dot, Q, K, {});
     return Q * K.transpose();
 }
 
 Mat score_general(const MatRef& Q, const MatRef& K, const MatRef& W) {
-    check_qk(Q, K, false, "general");
-    check_param(W, Q.cols(), K.cols(), "W");
+    ScoreParams p;
+    p.W = W;
+    check_score(Score::general, Q, K, p);
     const Mat QW = Q * W;  // (n_q, d_k)
     return QW * K.transpose();
 }
 
 Mat score_concat(const MatRef& Q, const MatRef& K, const VecRef& w) {
-    check_qk(Q, K, false, "concat");
-    check_param(w, Q.cols() + K.cols(), "v");
+    ScoreParams p;
+    p.v = w;
+    check_score(Score::concat, Q, K, p);
     const Vec from_q = Q * w.head(Q.cols());  // (n_q)
     const Vec from_k = K * w.tail(K.cols());  // (n_k)
     Mat S(Q.rows(), K.rows());
@@ -74,12 +114,11 @@ Mat score_concat(const MatRef& Q, const MatRef& K, const VecRef& w) {
 }
 
 Mat score_additive(const MatRef& Q, const MatRef& K, const MatRef& W, const MatRef& U, const VecRef& v) {
-    check_qk(Q, K, false, "additive");
-    const Index hidden = v.size();
-    require(hidden > 0, "params.v must have at least one entry");
-    check_param(W, hidden, Q.cols(), "W");
-    check_param(U, hidden, K.cols(), "U");
-    check_param(v, hidden, "v");
+    ScoreParams p;
+    p.W = W;
+    p.U = U;
+    p.v = v;
+    check_score(Score::additive, Q, K, p);
     const Mat A = Q * W.transpose();  // (n_q, hidden): W q_i
     const Mat B = K * U.transpose();  // (n_k, hidden): U k_j
     Mat S(Q.rows(), K.rows());
@@ -90,8 +129,9 @@ Mat score_additive(const MatRef& Q, const MatRef& K, const MatRef& W, const MatR
 }
 
 Mat score_gaussian(const MatRef& Q, const MatRef& K, Scalar sigma) {
-    check_qk(Q, K, true, "gaussian");
-    check_sigma(sigma);
+    ScoreParams p;
+    p.sigma = sigma;
+    check_score(Score::gaussian, Q, K, p);
     const Scalar c = Scalar(-0.5) / (sigma * sigma);
     Mat S(Q.rows(), K.rows());
     // differences, not |q|^2 + |k|^2 - 2 q.k, which cancels badly for keys like 170
@@ -111,8 +151,7 @@ Mat scores(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) 
 }
 
 Mat scores_reference(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) {
-    // The same checks as the fast path, then plain loops in double.
-    (void)scores(score, Q, K, p);
+    check_score(score, Q, K, p);
     const Index nq = Q.rows(), nk = K.rows(), dq = Q.cols(), dk = K.cols();
     Mat S(nq, nk);
     for (Index i = 0; i < nq; ++i)
@@ -153,8 +192,16 @@ Mat scores_reference(Score score, const MatRef& Q, const MatRef& K, const ScoreP
 
 ScoreParams score_params_complete(Score score, Index d_q, Index d_k, ScoreParams p, std::uint64_t seed,
                                   Index hidden) {
-    require(hidden >= 0, "params.hidden must be positive, got " + std::to_string(hidden));
-    if (hidden == 0) hidden = p.v.size() > 0 && score == Score::additive ? p.v.size() : d_k;
+    require(hidden >= 0, "params.hidden must not be negative, got " + std::to_string(hidden));
+    const bool uses_W = score == Score::general || score == Score::additive;
+    const bool uses_U = score == Score::additive;
+    const bool uses_v = score == Score::concat || score == Score::additive;
+    const std::string unused = std::string(" is not used by the ") + score_name(score) + " score";
+    require(uses_W || p.W.size() == 0, "params.W" + unused);
+    require(uses_U || p.U.size() == 0, "params.U" + unused);
+    require(uses_v || p.v.size() == 0, "params.v" + unused);
+    if (score == Score::additive && hidden == 0)  // the width of whichever parameter is given, else d_k
+        hidden = p.v.size() ? p.v.size() : p.W.size() ? p.W.rows() : p.U.size() ? p.U.rows() : d_k;
     switch (score) {
         case Score::general:
             if (p.W.size() == 0) p.W = init_xavier(d_q, d_k, seed, stream::W);
@@ -163,6 +210,8 @@ ScoreParams score_params_complete(Score score, Index d_q, Index d_k, ScoreParams
             if (p.v.size() == 0) p.v = init_xavier(d_q + d_k, 1, seed, stream::v);
             break;
         case Score::additive:
+            require(double(hidden) * double(d_q + d_k + 1) <= kMaxMapEntries,
+                    "params.hidden = " + std::to_string(hidden) + " is too large");
             if (p.W.size() == 0) p.W = init_xavier(hidden, d_q, seed, stream::W);
             if (p.U.size() == 0) p.U = init_xavier(hidden, d_k, seed, stream::U);
             if (p.v.size() == 0) p.v = init_xavier(hidden, 1, seed, stream::v);

@@ -40,14 +40,19 @@ Mat score_additive(const MatRef& Q, const MatRef& K, const MatRef& W, const MatR
 // regression; close keys score high. Needs d_q == d_k (1 for scalar keys).
 Mat score_gaussian(const MatRef& Q, const MatRef& K, Scalar sigma);
 
+// Checks the shapes of Q, K and the parameters for this score, and that the
+// map and the work stay within the module's limits. Both paths call it.
+void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
+
 // Dispatch on the score; params must already hold what the score needs.
 Mat scores(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
 // Plain-loop reference in double precision, for the tests.
 Mat scores_reference(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
 
 // Fills the parameters the score needs but params lacks (empty matrices) from
-// the seeded initialiser; keeps those given. hidden: width of the additive
-// layer (0 = d_k).
+// the seeded initialiser; keeps those given; rejects those the score does not
+// use. hidden: width of the additive layer (0 = the rows of a given W, U or v,
+// else d_k).
 ScoreParams score_params_complete(Score score, Index d_q, Index d_k, ScoreParams params,
                                   std::uint64_t seed, Index hidden = 0);
 

@@ -4,6 +4,10 @@
 
 namespace attn {
 
+void require_width(Index width, const char* name) {
+    require(width > 0, std::string(name) + " must be positive, got " + std::to_string(width));
+}
+
 static void check_projection(const Mat& W, Index rows, Index cols, const char* name) {
     require(W.rows() == rows && W.cols() == cols, std::string("projections.") + name + " must have shape " +
                                                       shape(rows, cols) + ", got " + shape(W));
@@ -12,8 +16,8 @@ static void check_projection(const Mat& W, Index rows, Index cols, const char* n
 
 Projections projections_complete(Projections p, Index d_in_q, Index d_in_kv, Index d_k, Index d_v,
                                  std::uint64_t seed) {
-    require(d_k > 0, "dK must be positive, got " + std::to_string(d_k));
-    require(d_v > 0, "dV must be positive, got " + std::to_string(d_v));
+    require_width(d_k, "dK");
+    require_width(d_v, "dV");
     if (p.Wq.size() == 0) p.Wq = init_xavier(d_in_q, d_k, seed, stream::Wq);
     if (p.Wk.size() == 0) p.Wk = init_xavier(d_in_kv, d_k, seed, stream::Wk);
     if (p.Wv.size() == 0) p.Wv = init_xavier(d_in_kv, d_v, seed, stream::Wv);
@@ -38,6 +42,9 @@ ProjectedAttention project(const MatRef& X, const MatRef& M, const Projections& 
     r.Q = X * W.Wq;
     r.K = M * W.Wk;
     r.V = M * W.Wv;
+    require_finite_result(r.Q, "Q = input Wq");
+    require_finite_result(r.K, "K = memory Wk");
+    require_finite_result(r.V, "V = memory Wv");
     return r;
 }
 

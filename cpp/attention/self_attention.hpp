@@ -17,6 +17,9 @@ struct Projections {
     Mat Wv;  // (d_in_kv, d_v)
 };
 
+// Throws unless a projection width (dK, dV, dModel) is positive.
+void require_width(Index width, const char* name);
+
 // Draws the projections that are empty in given from the seeded initialiser.
 Projections projections_complete(Projections given, Index d_in_q, Index d_in_kv, Index d_k, Index d_v,
                                  std::uint64_t seed);

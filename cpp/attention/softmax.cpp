@@ -1,5 +1,6 @@
 #include "attention/softmax.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -7,12 +8,11 @@
 namespace attn {
 
 static void check(const MatRef& x, const Mask& mask, Scalar temperature) {
-    require_finite(x, "scores");
+    require_finite(x, "x");
     require_finite(temperature, "temperature");
-    require(temperature > 0, "temperature must be greater than 0, got " + std::to_string(temperature));
+    require(temperature > 0, "temperature must be greater than 0, got " + number(temperature));
     require(mask.rows() == x.rows() && mask.cols() == x.cols(),
-            "mask has shape " + shape(mask.rows(), mask.cols()) + " but the scores have shape " +
-                shape(x));
+            "mask has shape " + shape(mask.rows(), mask.cols()) + " but x has shape " + shape(x));
 }
 
 Mat softmax_rows(const MatRef& x, Scalar temperature) {

@@ -1,6 +1,8 @@
 #include "attention/types.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 
 namespace attn {
 
@@ -11,9 +13,27 @@ std::string shape(Index rows, Index cols) {
 }
 std::string shape(const MatRef& m) { return shape(m.rows(), m.cols()); }
 
-static std::string describe(Scalar x) {
+std::string number(double x) {
     if (std::isnan(x)) return "NaN";
-    return x > 0 ? "Infinity" : "-Infinity";
+    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.7g", x);
+    return text;
+}
+
+static std::string describe(Scalar x) { return number(x); }
+
+void require_work(double work, const std::string& what) {
+    require(work <= kMaxWork, what + " is too large: about " + number(work) +
+                                  " multiply-adds, more than one call may take (" +
+                                  std::to_string(std::int64_t(kMaxWork)) + ")");
+}
+
+void require_finite_result(const MatRef& m, const std::string& what) {
+    for (Index i = 0; i < m.rows(); ++i)
+        for (Index j = 0; j < m.cols(); ++j)
+            require(std::isfinite(m(i, j)),
+                    what + " overflows float32 (an entry is not finite); use smaller inputs or parameters");
 }
 
 void require_finite(const MatRef& m, const std::string& name) {

@@ -6,7 +6,6 @@
 
 #include <Eigen/Dense>
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -35,6 +34,14 @@ inline void require(bool ok, const std::string& message) {
 // "(3, 4)"
 std::string shape(Index rows, Index cols);
 std::string shape(const MatRef& m);
+// a number as a user would write it: "0.5", "1e-50", "Infinity", "NaN"
+std::string number(double x);
+
+// Limits that keep one call within memory and a few seconds of work.
+constexpr double kMaxMapEntries = 16777216;  // n_queries * n_keys: a 4096 x 4096 map
+constexpr double kMaxWork = 17179869184.0;   // 2^34 multiply-adds
+// Throws unless work (multiply-adds) is within kMaxWork; what names the computation.
+void require_work(double work, const std::string& what);
 
 // Throws unless every entry of m is finite, naming the first bad entry.
 void require_finite(const MatRef& m, const std::string& name);
@@ -43,6 +50,9 @@ void require_finite(Scalar x, const std::string& name);
 // exact-type overloads: a Mat could otherwise bind to both references above
 inline void require_finite(const Mat& m, const std::string& name) { require_finite(MatRef(m), name); }
 inline void require_finite(const Vec& v, const std::string& name) { require_finite(VecRef(v), name); }
+// Throws unless every entry of a computed result is finite: inputs that are
+// finite can still overflow float32 in a product.   what: "Q = input Wq"
+void require_finite_result(const MatRef& m, const std::string& what);
 // Throws unless m has at least one row and one column.
 void require_nonempty(const MatRef& m, const std::string& name);
 

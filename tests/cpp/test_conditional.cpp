@@ -31,7 +31,16 @@ TEST_CASE("conditional: the fused input is what each mode says") {
     const Mat expected = X.rowwise() + c.transpose() * add.P;
     CHECK(max_rel_error(add.fused, expected) < 1e-6);
     const ConditionalResult fc = conditional_attention(X, c, Fusion::fc, 2, 2, 1);
-    CHECK(fc.fused.cwiseAbs().maxCoeff() < 1);  // tanh
+    // tanh([X | c] Wf + bf), with plain loops
+    REQUIRE(fc.Wf.rows() == 5);
+    REQUIRE(fc.Wf.cols() == 3);
+    for (Index i = 0; i < 2; ++i)
+        for (Index j = 0; j < 3; ++j) {
+            double z = fc.bf(j);
+            for (Index k = 0; k < 3; ++k) z += double(X(i, k)) * fc.Wf(k, j);
+            for (Index k = 0; k < 2; ++k) z += double(c(k)) * fc.Wf(3 + k, j);
+            CHECK(fc.fused(i, j) == doctest::Approx(std::tanh(z)).epsilon(1e-5));
+        }
 }
 
 TEST_CASE("conditional: another condition changes the map") {

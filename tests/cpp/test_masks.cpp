@@ -27,5 +27,5 @@ TEST_CASE("masks: from bytes, row-major, and the length is checked") {
     CHECK(!m(1, 0));
     CHECK(m(1, 1));
     CHECK(contains(error_of([] { mask_from_bytes({1, 0, 1}, 2, 2); }),
-                   "mask has 3 entries but needs rows(query) * rows(key) = 2 * 2 = 4"));
+                   "mask has 3 entries but needs 4 (2 rows of 2, one per query and key)"));
 }

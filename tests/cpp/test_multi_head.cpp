@@ -49,4 +49,8 @@ TEST_CASE("multi-head: cross-attention and errors") {
     CHECK(r.output.cols() == 6);
     CHECK(error_of([&] { multi_head_attention(X, M, 4, p); }) == "dModel (6) must be divisible by heads (4)");
     CHECK(contains(error_of([&] { multi_head_attention(X, M, 0, p); }), "heads must be at least 1"));
+    MultiHeadParams huge = p;
+    huge.Wo.setConstant(3e38f);
+    huge.W.Wv = Mat::Constant(5, 6, 1);
+    CHECK(contains(error_of([&] { multi_head_attention(X, M, 3, huge); }), "output = concat Wo overflows float32"));
 }

@@ -67,6 +67,30 @@ TEST_CASE("scores: gaussian of scalar keys is -(q-k)^2 / (2 sigma^2)") {
     CHECK(S(0, 3) == doctest::Approx(-9.0 / 8));
 }
 
+TEST_CASE("scores: parameters the score does not use are refused; hidden follows a given W") {
+    ScoreParams p;
+    p.W = Mat::Identity(2, 2);
+    CHECK(error_of([&] { score_params_complete(Score::dot, 2, 2, p, 0); }) == "params.W is not used by the dot score");
+    p = {};
+    p.v = Vec::Ones(3);
+    CHECK(error_of([&] { score_params_complete(Score::general, 2, 2, p, 0); }) == "params.v is not used by the general score");
+    p = {};
+    p.W = random_matrix(5, 2, 1);
+    const ScoreParams done = score_params_complete(Score::additive, 2, 3, p, 0);
+    CHECK(done.U.rows() == 5);
+    CHECK(done.v.size() == 5);
+}
+
+TEST_CASE("scores: limits on size and range") {
+    const Mat big = Mat::Zero(5000, 1);
+    CHECK(error_of([&] { score_dot(big, big); }) == "5000 queries x 5000 keys is too large (at most 16777216 scores in one map)");
+    const Mat Q = random_matrix(2, 1, 1);
+    CHECK(contains(error_of([&] { score_gaussian(Q, Q, 1e-20f); }), "params.sigma = 1e-20 is out of range"));
+    CHECK(contains(error_of([&] { score_gaussian(Q, Q, 1e20f); }), "out of range"));
+    const Mat wide = Mat::Zero(4000, 4000);
+    CHECK(contains(error_of([&] { score_dot(wide, wide); }), "the dot score of (4000, 4000) queries against (4000, 4000) keys is too large"));
+}
+
 TEST_CASE("scores: names and errors") {
     CHECK(score_from_name("additive") == Score::additive);
     CHECK(std::string(score_name(Score::gaussian)) == "gaussian");

@@ -56,10 +56,10 @@ TEST_CASE("softmax: a fully masked row gives zeros, never NaN") {
 TEST_CASE("softmax: bad input is rejected with a message naming it") {
     Mat x(1, 2);
     x << 1, std::nanf("");
-    CHECK(contains(error_of([&] { softmax_rows(x); }), "scores has NaN at row 0, column 1"));
+    CHECK(contains(error_of([&] { softmax_rows(x); }), "x has NaN at row 0, column 1"));
     x << 1, 2;
     CHECK(contains(error_of([&] { softmax_rows(x, 0); }), "temperature must be greater than 0"));
     CHECK(contains(error_of([&] { softmax_rows(x, -1); }), "temperature"));
     CHECK(contains(error_of([&] { masked_softmax_rows(x, Mask::Constant(2, 2, true)); }),
-                   "mask has shape (2, 2) but the scores have shape (1, 2)"));
+                   "mask has shape (2, 2) but x has shape (1, 2)"));
 }

@@ -34,7 +34,7 @@ const CASES = [
   ['score not a string', () => att.attention({ ...ok, score: 1 }), /^attention: score must be a string, got 1$/],
   ['zero scale', () => att.attention({ ...ok, scale: 0 }), /^attention: scale must be a finite number greater than 0/],
   ['NaN scale', () => att.attention({ ...ok, scale: NaN }), /^attention: scale must be a finite number, got NaN$/],
-  ['mask of the wrong length', () => att.attention({ ...ok, mask: [1, 0, 1] }), /^attention: mask has 3 entries but needs rows\(query\) \* rows\(key\) = 2 \* 3 = 6$/],
+  ['mask of the wrong length', () => att.attention({ ...ok, mask: [1, 0, 1] }), /^attention: mask has 3 entries but needs 6 \(2 rows of 3, one per query and key\)$/],
   ['mask of the wrong type', () => att.attention({ ...ok, mask: 'all' }), /^attention: mask must be a Uint8Array or an array, got the string "all"$/],
   ['mask entry of the wrong type', () => att.attention({ ...ok, mask: [1, 1, 1, 1, 1, 'x'] }), /^attention: mask\[5\] must be 0\/1 or a boolean/],
   ['causal not a boolean', () => att.attention({ ...ok, causal: 1 }), /^attention: causal must be true or false, got 1$/],
@@ -48,9 +48,10 @@ const CASES = [
   ['params.seed negative', () => att.attention({ ...ok, params: { seed: -1 } }), /^attention: params.seed must be a non-negative integer, got -1$/],
   ['unknown param', () => att.attention({ ...ok, params: { w: 1 } }), /^attention: unknown option "w" in params \(known: W, U, v, sigma, seed, hidden\)$/],
   ['scores that overflow float32', () => att.attention({ query: [[1e30, 1e30]], key: [[1e30, 1e30]], value: [[1]] }), /^attention: the scores overflow float32/],
+  ['softmax of NaN', () => att.softmax([1, NaN]), /^softmax: x has NaN at row 0, column 1/],
   ['softmax temperature zero', () => att.softmax([1, 2], { temperature: 0 }), /^softmax: temperature must be greater than 0/],
   ['softmax of a string', () => att.softmax('1,2'), /^softmax: x must be a matrix/],
-  ['softmax mask length', () => att.softmax([[1, 2]], { mask: [1] }), /^softmax: mask has 1 entries but needs rows\(query\) \* rows\(key\) = 1 \* 2 = 2$/],
+  ['softmax mask length', () => att.softmax([[1, 2]], { mask: [1] }), /^softmax: mask has 1 entries but needs 2 \(1 rows of 2, one per query and key\)$/],
   ['selfAttention without input', () => att.selfAttention({}), /^selfAttention: input is required$/],
   ['selfAttention dK zero', () => att.selfAttention({ input: q, dK: 0 }), /^selfAttention: dK must be positive, got 0$/],
   ['selfAttention projection shape', () => att.selfAttention({ input: q, projections: { Wq: [[1, 2, 3]] } }), /^selfAttention: projections.Wq must have shape \(2, 2\), got \(1, 3\)$/],
@@ -77,6 +78,21 @@ const CASES = [
   ['kernel regression sigma', () => att.kernelRegression({ ...heights, query: 1, sigma: -2 }), /^kernelRegression: params.sigma must be a finite number greater than 0/],
   ['cost model n zero', () => att.costModel({ n: 0, d: 4 }), /^costModel: n must be at least 1, got 0$/],
   ['cost model k one', () => att.costModel({ n: 4, d: 4, k: 1 }), /^costModel: k \(kernel width\) must be at least 2, got 1$/],
+  ['a hole in a sparse array', () => att.attention({ ...ok, query: [[1, 0], , [0, 1]] }), /^attention: query row 1 has undefined but row 0 has 2$/],
+  ['a hole in a row', () => att.attention({ ...ok, query: [[1, , 0]] }), /^attention: query\[0\]\[1\] must be a number, got undefined$/],
+  ['a parameter the score does not use', () => att.attention({ ...ok, params: { W: [[1, 0], [0, 1]] } }), /^attention: params.W is not used by the dot score$/],
+  ['a scale beyond float32', () => att.attention({ ...ok, scale: 1e39 }), /^attention: scale = 1e\+39 is beyond the float32 range$/],
+  ['a scale below float32', () => att.attention({ ...ok, scale: 1e-50 }), /^attention: scale = 1e-50 is too small for float32$/],
+  ['sigma so small that sigma^2 underflows', () => att.kernelRegression({ ...heights, query: 170, sigma: 1e-20 }), /^kernelRegression: params.sigma = 1e-20 is out of range/],
+  ['a map too large', () => att.attention({ query: { rows: 5000, cols: 1, data: new Float32Array(5000) }, key: { rows: 5000, cols: 1, data: new Float32Array(5000) }, value: { rows: 5000, cols: 1, data: new Float32Array(5000) } }), /^attention: 5000 queries x 5000 keys is too large \(at most 16777216 scores in one map\)$/],
+  ['an additive hidden layer too wide', () => att.attention({ ...ok, score: 'additive', params: { hidden: 100000000 } }), /^attention: params.hidden = 100000000 is too large$/],
+  ['projections that overflow', () => att.selfAttention({ input: [[3e38, 3e38]], projections: { Wq: [[1, 1], [1, 1]] } }), /^selfAttention: Q = input Wq overflows float32/],
+  ['an output that overflows', () => att.multiHeadAttention({ input: [[1, 1]], heads: 1, projections: { Wv: [[1, 0], [0, 1]], Wo: [[3e38, 3e38], [3e38, 3e38]] } }), /^multiHeadAttention: output = concat Wo overflows float32/],
+  ['an estimate that overflows', () => att.kernelRegression({ keys: [1], values: [3e38], weights: [2] }), /^kernelRegression: weights \* values overflows float32/],
+  ['queries with Infinity', () => att.kernelRegression({ ...heights, queries: [170, 1e39] }), /^kernelRegression: queries has Infinity at index 1/],
+  ['weights with a score', () => att.kernelRegression({ ...heights, weights: [0.1, 0.15, 0.45, 0.3], sigma: 2 }), /^kernelRegression: with weights given, sigma would be ignored; leave them out$/],
+  ['sigma twice', () => att.kernelRegression({ ...heights, query: 1, sigma: 2, params: { sigma: 3 } }), /^kernelRegression: give sigma or params.sigma, not both$/],
+  ['conditional with projections', () => att.conditionalAttention({ input: q, condition: [1], projections: {} }), /^conditionalAttention: unknown option "projections"/],
   ['initXavier negative', () => att.initXavier(-1, 2, 0), /^initXavier: parameter shape must be positive, got \(-1, 2\)$/],
 ];
 
@@ -89,6 +105,16 @@ for (const [name, call, pattern] of CASES) {
     });
   });
 }
+
+test('inherited options are not read; a matrix is read once, so a getter cannot change it midway', () => {
+  const inherited = Object.assign(Object.create({ causal: true }), ok);
+  assert.deepEqual(att.attention(inherited).mask, att.attention(ok).mask);
+  let reads = 0;
+  const liar = { cols: 1, data: [1, 2, 3], get rows() { reads++; return reads === 1 ? 3 : 2000; } };
+  const r = att.attention({ ...ok, value: liar });
+  assert.equal(reads, 1);
+  assert.deepEqual(r.output, att.attention({ ...ok, value: [[1], [2], [3]] }).output);
+});
 
 test(`after all ${CASES.length} errors the module still computes correctly`, () => {
   for (const [, call] of CASES) assert.throws(call);

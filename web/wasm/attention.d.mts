@@ -23,24 +23,31 @@ export interface Matrix {
  * numeric typed array or number[]), nested rows `[[1, 2], [3, 4]]`, or one
  * row as a flat array or typed array.
  */
-export type MatrixLike =
-  | Matrix
-  | { rows: number; cols: number; data: ArrayLike<number> }
-  | number[][]
+export type NumericArray =
   | number[]
   | Float32Array
-  | Float64Array;
+  | Float64Array
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array;
 
-export type VectorLike = ArrayLike<number>;
+export type MatrixLike = Matrix | { rows: number; cols: number; data: NumericArray } | number[][] | NumericArray;
+
+export type VectorLike = NumericArray;
 
 /** One entry per (query, key), row-major; non-zero or true = may attend. */
-export type MaskLike = Uint8Array | ArrayLike<number | boolean>;
+export type MaskLike = NumericArray | boolean[];
 
 export type Score = 'dot' | 'general' | 'concat' | 'additive' | 'gaussian';
 export type Fusion = 'concat' | 'add' | 'fc';
 
 /** Learned score parameters; missing ones are drawn from `seed` (Xavier uniform). */
 export interface ScoreParams {
+  // A parameter the score does not use (W with 'dot', say) is an error.
   /** general: (d_q, d_k); additive: (hidden, d_q) */
   W?: MatrixLike;
   /** additive: (hidden, d_k) */
@@ -51,7 +58,7 @@ export interface ScoreParams {
   sigma?: number;
   /** seed of the deterministic initialiser (default 0): same numbers in every runtime */
   seed?: number;
-  /** additive: width of the hidden layer (default d_k) */
+  /** additive: width of the hidden layer (default: the rows of a given W, U or v, else d_k) */
   hidden?: number;
 }
 
@@ -172,7 +179,15 @@ export interface MultiHeadResult {
   projections: { Wq: Matrix; Wk: Matrix; Wv: Matrix; Wo: Matrix };
 }
 
-export interface ConditionalOptions extends SelfAttentionOptions {
+export interface ConditionalOptions extends ScoreOptions {
+  /** X: (n, d_in), one row per token */
+  input: MatrixLike;
+  /** width of Q and K (default d_in) */
+  dK?: number;
+  /** width of V (default dK) */
+  dV?: number;
+  /** seed of every parameter: Wq, Wk, Wv and the fusion's P or Wf, bf (default 0) */
+  seed?: number;
   /** the condition vector c (a label as one-hot, a style, ...) */
   condition: VectorLike;
   /** how c is fused into the input of Q and K (default 'concat') */
@@ -198,23 +213,27 @@ export interface KernelRegressionOptions {
   queries?: VectorLike;
   /** count evenly spaced queries on [from, to] (a curve) */
   range?: { from: number; to: number; count: number };
-  /** weights chosen by hand: the estimate is sum_i weights_i values_i */
+  /** weights chosen by hand: the estimate is sum_i weights_i values_i (no score, sigma, scale, params or mask then) */
   weights?: VectorLike;
   /** default 'gaussian': -(x - x_i)^2 / (2 sigma^2) */
   score?: Score;
-  /** gaussian kernel width (default 1) */
+  /** gaussian kernel width (default 1); shorthand for params.sigma */
   sigma?: number;
   /** default 1 */
   scale?: number;
   params?: ScoreParams;
+  /** rows(queries) * keys entries, 1 = may attend */
+  mask?: MaskLike;
 }
 
 export interface KernelRegressionResult {
   /** the queries (absent with weights) */
   queries?: Float32Array;
-  /** (m, n) scaled scores (absent with weights) */
+  /** (m, n) F(query_i, key_j) (absent with weights) */
   scores?: Matrix;
-  /** (m, n), rows sum to 1 */
+  /** (m, n) scores * scale, the input of softmax (absent with weights) */
+  scaled?: Matrix;
+  /** (m, n): softmax rows summing to 1, or the weights given */
   weights: Matrix;
   /** (m, n) weights(i, j) * values[j]: the terms of each estimate */
   contributions: Matrix;
