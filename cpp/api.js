@@ -127,6 +127,13 @@
       if (typeof x !== 'string') fail(fn, name + ' must be a string, got ' + describe(x));
       return x;
     },
+    // an array of strings (tokens), copied
+    strings(fn, name, x) {
+      if (!Array.isArray(x)) fail(fn, name + ' must be an array of strings, got ' + describe(x));
+      const out = new Array(x.length);
+      for (let i = 0; i < x.length; i++) out[i] = kinds.string(fn, name + '[' + i + ']', x[i]);
+      return out;
+    },
   };
 
   // Checks an options object against a schema { key: kind | nested schema };
@@ -184,6 +191,8 @@
       score: 'string', sigma: 'number', scale: 'number', params: scoreParams, mask: 'mask',
     },
     costModel: { n: 'int!', d: 'int!', k: 'int' },
+    embedTokens: { tokens: 'strings!', d: 'int!', seed: 'seed' },
+    dotProductSamples: { d: 'int!', count: 'int', seed: 'seed' },
   };
 
   // The defaults that depend on nothing but the call; those that depend on the
@@ -249,6 +258,23 @@
     const o = check('costModel', 'options', options, schemas.costModel);
     if (o.k === undefined) o.k = 3;
     return call('costModel', 'raw_cost_model', o);
+  };
+  Module['entropy'] = function entropy(weights) {
+    return call('entropy', 'raw_entropy', { weights: kinds.matrix('entropy', 'weights', weights) });
+  };
+  Module['sigmoid'] = function sigmoid(x) {
+    return call('sigmoid', 'raw_sigmoid', { x: kinds.matrix('sigmoid', 'x', x) });
+  };
+  Module['embedTokens'] = function embedTokens(options) {
+    const o = check('embedTokens', 'options', options, schemas.embedTokens);
+    if (o.seed === undefined) o.seed = 0;
+    return call('embedTokens', 'raw_embed_tokens', o);
+  };
+  Module['dotProductSamples'] = function dotProductSamples(options) {
+    const o = check('dotProductSamples', 'options', options, schemas.dotProductSamples);
+    if (o.count === undefined) o.count = 2000;
+    if (o.seed === undefined) o.seed = 0;
+    return call('dotProductSamples', 'raw_dot_product_samples', o);
   };
   Module['initXavier'] = function initXavier(rows, cols, seed, stream) {
     const fn = 'initXavier';

@@ -116,6 +116,9 @@ void set_attention(val& out, const AttentionResult& r) {
     out.set("scaled", from_mat(r.scaled));
     out.set("mask", from_mask(r.mask));
     out.set("masked", from_mat(r.masked));
+    out.set("rowMax", from_vec(r.row_max));
+    out.set("exps", from_mat(r.exps));
+    out.set("rowSums", from_vec(r.row_sums));
     out.set("weights", from_mat(r.weights));
     out.set("output", from_mat(r.output));
 }
@@ -293,6 +296,35 @@ val raw_cost_model(val o) {
     });
 }
 
+val raw_entropy(val o) {
+    return guarded([&] { return from_vec(entropy_rows(to_mat(o["weights"]))); });
+}
+
+val raw_sigmoid(val o) {
+    return guarded([&] { return from_mat(sigmoid(to_mat(o["x"]))); });
+}
+
+val raw_embed_tokens(val o) {
+    return guarded([&] {
+        return from_mat(embed_tokens(emscripten::vecFromJSArray<std::string>(o["tokens"]), o["d"].as<int>(),
+                                     to_seed(o["seed"])));
+    });
+}
+
+val raw_dot_product_samples(val o) {
+    return guarded([&] {
+        const DotProductSamples s = dot_product_samples(o["d"].as<int>(), o["count"].as<int>(), to_seed(o["seed"]));
+        val out = val::object();
+        out.set("dots", from_vec(s.dots));
+        out.set("scaled", from_vec(s.scaled));
+        out.set("mean", s.mean);
+        out.set("variance", s.variance);
+        out.set("scaledMean", s.scaled_mean);
+        out.set("scaledVariance", s.scaled_variance);
+        return out;
+    });
+}
+
 val raw_init_xavier(val o) {
     return guarded([&] {
         return from_mat(init_xavier(o["rows"].as<int>(), o["cols"].as<int>(), to_seed(o["seed"]), to_seed(o["stream"])));
@@ -320,5 +352,9 @@ EMSCRIPTEN_BINDINGS(attention) {
     emscripten::function("raw_kernel_weights", &raw_kernel_weights);
     emscripten::function("raw_cost_model", &raw_cost_model);
     emscripten::function("raw_init_xavier", &raw_init_xavier);
+    emscripten::function("raw_entropy", &raw_entropy);
+    emscripten::function("raw_sigmoid", &raw_sigmoid);
+    emscripten::function("raw_embed_tokens", &raw_embed_tokens);
+    emscripten::function("raw_dot_product_samples", &raw_dot_product_samples);
     emscripten::function("raw_memory_stats", &raw_memory_stats);
 }

@@ -2,6 +2,7 @@
 
 #include "attention/softmax.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -70,7 +71,11 @@ AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, con
     // pass 3: masked entries become -inf: exp(-inf) = 0 after softmax
     r.masked = r.mask.select(r.scaled, Mat::Constant(r.scaled.rows(), r.scaled.cols(), -kInf));
     // pass 4: weights, and the weighted sum of the values
-    r.weights = masked_softmax_rows(r.scaled, r.mask);
+    SoftmaxSteps steps = masked_softmax_steps(r.scaled, r.mask);
+    r.row_max = std::move(steps.row_max);
+    r.exps = std::move(steps.exps);
+    r.row_sums = std::move(steps.row_sums);
+    r.weights = std::move(steps.weights);
     r.output = r.weights * V;
     return r;
 }
@@ -95,6 +100,19 @@ AttentionResult attention_reference(const MatRef& Q, const MatRef& K, const MatR
         }
     require_finite_scores(r.scaled);
     r.weights = masked_softmax_rows_reference(r.scaled, r.mask);
+    r.row_max = Vec::Zero(nq);
+    r.exps = Mat::Zero(nq, nk);
+    r.row_sums = Vec::Zero(nq);
+    for (Index i = 0; i < nq; ++i) {
+        double top = -INFINITY, sum = 0;
+        for (Index j = 0; j < nk; ++j)
+            if (r.mask(i, j)) top = std::max(top, double(r.scaled(i, j)));
+        if (std::isinf(top)) continue;
+        for (Index j = 0; j < nk; ++j)
+            if (r.mask(i, j)) sum += r.exps(i, j) = Scalar(std::exp(double(r.scaled(i, j)) - top));
+        r.row_max(i) = Scalar(top);
+        r.row_sums(i) = Scalar(sum);
+    }
     r.output = Mat::Zero(nq, dv);
     for (Index i = 0; i < nq; ++i)
         for (Index c = 0; c < dv; ++c) {

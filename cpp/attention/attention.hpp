@@ -34,6 +34,9 @@ struct AttentionResult {
     Mat scaled;          // (n_q, n_k) scores * scale
     Mask mask;           // (n_q, n_k) combined mask, true = may attend
     Mat masked;          // (n_q, n_k) scaled, -inf where the mask is false
+    Vec row_max;         // (n_q) largest allowed scaled score of each row (0 if fully masked)
+    Mat exps;            // (n_q, n_k) exp(masked - row_max), 0 where masked
+    Vec row_sums;        // (n_q) sum of each row of exps; weights = exps / row_sums
     Mat weights;         // (n_q, n_k) softmax of each row; rows sum to 1, or are 0 if fully masked
     Mat output;          // (n_q, d_v) weights * V
     ScoreParams params;  // the score parameters used (given or drawn)

@@ -20,22 +20,51 @@ Mat softmax_rows(const MatRef& x, Scalar temperature) {
 }
 
 Mat masked_softmax_rows(const MatRef& x, const Mask& mask, Scalar temperature) {
+    return masked_softmax_steps(x, mask, temperature).weights;
+}
+
+SoftmaxSteps masked_softmax_steps(const MatRef& x, const Mask& mask, Scalar temperature) {
     check(x, mask, temperature);
-    Mat w = Mat::Zero(x.rows(), x.cols());
+    SoftmaxSteps s{Vec::Zero(x.rows()), Mat::Zero(x.rows(), x.cols()), Vec::Zero(x.rows()),
+                   Mat::Zero(x.rows(), x.cols())};
     for (Index i = 0; i < x.rows(); ++i) {
         // pass 1: the largest allowed score, for stability
         Scalar top = -std::numeric_limits<Scalar>::infinity();
         for (Index j = 0; j < x.cols(); ++j)
             if (mask(i, j) && x(i, j) > top) top = x(i, j);
-        if (top == -std::numeric_limits<Scalar>::infinity()) continue;  // fully masked row
+        if (top == -std::numeric_limits<Scalar>::infinity()) continue;  // fully masked row: all 0
+        s.row_max(i) = top;
         // pass 2: exponentials and their sum
         Scalar sum = 0;
         for (Index j = 0; j < x.cols(); ++j)
-            if (mask(i, j)) sum += w(i, j) = std::exp((x(i, j) - top) / temperature);
+            if (mask(i, j)) sum += s.exps(i, j) = std::exp((x(i, j) - top) / temperature);
+        s.row_sums(i) = sum;
         // pass 3: normalise (sum >= 1: the maximum contributes exp(0))
-        w.row(i) /= sum;
+        s.weights.row(i) = s.exps.row(i) / sum;
     }
-    return w;
+    return s;
+}
+
+Vec entropy_rows(const MatRef& weights) {
+    require_finite(weights, "weights");
+    Vec h = Vec::Zero(weights.rows());
+    for (Index i = 0; i < weights.rows(); ++i)
+        for (Index j = 0; j < weights.cols(); ++j) {
+            const Scalar w = weights(i, j);
+            require(w >= 0, "weights must not be negative, got " + number(w) + " at row " + std::to_string(i) +
+                                ", column " + std::to_string(j));
+            if (w > 0) h(i) -= w * std::log(w);  // 0 log 0 = 0
+        }
+    return h;
+}
+
+Mat sigmoid(const MatRef& x) {
+    require_finite(x, "x");
+    // exp(-|x|) never overflows; the two branches are the same function
+    return x.unaryExpr([](Scalar v) {
+        const Scalar e = std::exp(-std::abs(v));
+        return v >= 0 ? 1 / (1 + e) : e / (1 + e);
+    });
 }
 
 Mat masked_softmax_rows_reference(const MatRef& x, const Mask& mask, Scalar temperature) {

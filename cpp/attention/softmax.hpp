@@ -17,6 +17,23 @@ Mat softmax_rows(const MatRef& x, Scalar temperature = 1);
 //   x: (rows, cols)   mask: (rows, cols), true = keep   -> (rows, cols)
 Mat masked_softmax_rows(const MatRef& x, const Mask& mask, Scalar temperature = 1);
 
+// The same, keeping its steps for a page that explains one weight:
+// weight(i, j) = exps(i, j) / row_sums(i), exps(i, j) = exp((x(i, j) - row_max(i)) / T).
+struct SoftmaxSteps {
+    Vec row_max;   // (rows) largest allowed entry of each row (0 for a fully masked row)
+    Mat exps;      // (rows, cols) exp((x - row_max) / T), 0 where masked
+    Vec row_sums;  // (rows) sum of each row of exps (0 for a fully masked row)
+    Mat weights;   // (rows, cols) exps / row_sums
+};
+SoftmaxSteps masked_softmax_steps(const MatRef& x, const Mask& mask, Scalar temperature = 1);
+
+// Entropy -sum w log w (nats) of each row of weights: 0 when one key takes all
+// the weight, log(n) when all n keys share it.   -> (rows)
+Vec entropy_rows(const MatRef& weights);
+
+// 1 / (1 + exp(-x)), element-wise: each entry squashed alone, so rows need not sum to 1.
+Mat sigmoid(const MatRef& x);
+
 // Plain-loop reference in double precision, for the tests.
 Mat masked_softmax_rows_reference(const MatRef& x, const Mask& mask, Scalar temperature = 1);
 

@@ -18,6 +18,11 @@ TEST_CASE("attention: golden Thinking Machines 112, 96 -> 14, 12 -> 0.880797, 0.
     CHECK(r.scaled(0, 1) == 12);
     CHECK(r.weights(0, 0) == doctest::Approx(0.880797).epsilon(1e-6));
     CHECK(r.weights(0, 1) == doctest::Approx(0.119203).epsilon(1e-5));
+    // the steps a page shows: exp(14 - 14) = 1, exp(12 - 14) = e^-2, their sum
+    CHECK(r.row_max(0) == 14);
+    CHECK(r.exps(0, 0) == 1);
+    CHECK(r.exps(0, 1) == doctest::Approx(std::exp(-2.0)));
+    CHECK(r.row_sums(0) == doctest::Approx(1 + std::exp(-2.0)));
     // z1 = a11 v1 + a12 v2
     CHECK(r.output(0, 0) == doctest::Approx(r.weights(0, 0)));
     CHECK(r.output(0, 1) == doctest::Approx(r.weights(0, 1)));
@@ -47,6 +52,9 @@ TEST_CASE("attention: matches the reference for every score and mask on random i
             CHECK(max_rel_error(fast.scores, ref.scores) < 1e-5);
             CHECK(max_rel_error(fast.masked, ref.masked) < 1e-5);
             CHECK(max_rel_error(fast.weights, ref.weights) < 1e-5);
+            CHECK(max_rel_error(fast.exps, ref.exps) < 1e-5);
+            CHECK(max_rel_error(fast.row_sums, ref.row_sums) < 1e-5);
+            CHECK(max_rel_error(fast.row_max, ref.row_max) < 1e-5);
             CHECK(max_rel_error(fast.output, ref.output) < 1e-5);
             CHECK((fast.mask == ref.mask).all());
             check_rows_sum_to_one_or_zero(fast.weights);

@@ -63,3 +63,25 @@ TEST_CASE("softmax: bad input is rejected with a message naming it") {
     CHECK(contains(error_of([&] { masked_softmax_rows(x, Mask::Constant(2, 2, true)); }),
                    "mask has shape (2, 2) but x has shape (1, 2)"));
 }
+
+TEST_CASE("softmax: entropy is 0 for one-hot rows and log n for uniform rows") {
+    Mat w(2, 4);
+    w << 1, 0, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f;
+    const Vec h = entropy_rows(w);
+    CHECK(h(0) == 0);
+    CHECK(h(1) == doctest::Approx(std::log(4.0)));
+    w(0, 1) = -0.5f;
+    CHECK(contains(error_of([&] { entropy_rows(w); }), "weights must not be negative"));
+}
+
+TEST_CASE("softmax vs sigmoid: sigmoid squashes each entry alone, rows need not sum to 1") {
+    Mat x(1, 4);
+    x << -1000, -1, 0, 1000;
+    const Mat s = sigmoid(x);
+    CHECK(s(0, 0) == 0);
+    CHECK(s(0, 1) == doctest::Approx(1 / (1 + std::exp(1.0))));
+    CHECK(s(0, 2) == 0.5f);
+    CHECK(s(0, 3) == 1);
+    CHECK(s.allFinite());
+    CHECK(s.sum() > 1.2f);
+}

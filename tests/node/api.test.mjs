@@ -178,3 +178,40 @@ test('results are copies: they do not alias the WASM heap and survive later call
   r.weights.data[0] = 42; // writing to a result changes nothing in the module
   assert.deepEqual(Array.from(att.attention({ query: [[1, 2]], key: [[1, 2], [3, 4]], value: [[5], [6]] }).weights.data), before);
 });
+
+test('attention returns the softmax steps: weights = exps / rowSums, exps = exp(masked - rowMax)', () => {
+  const rand = random(11);
+  const X = randomMatrix(4, 3, rand);
+  const r = att.attention({ query: X, key: X, value: X, causal: true });
+  for (let i = 0; i < 4; i++) {
+    let top = -Infinity;
+    for (let j = 0; j <= i; j++) top = Math.max(top, r.masked.data[i * 4 + j]);
+    assert.equal(r.rowMax[i], Math.fround(top));
+    let sum = 0;
+    for (let j = 0; j < 4; j++) {
+      const e = j <= i ? Math.exp(r.masked.data[i * 4 + j] - top) : 0;
+      assert.ok(Math.abs(r.exps.data[i * 4 + j] - e) < 1e-6);
+      sum += e;
+      assert.ok(Math.abs(r.weights.data[i * 4 + j] - r.exps.data[i * 4 + j] / r.rowSums[i]) < 1e-6);
+    }
+    assert.ok(Math.abs(r.rowSums[i] - sum) < 1e-5);
+  }
+});
+
+test('entropy, sigmoid, token vectors and dot-product samples', () => {
+  const h = att.entropy([[1, 0, 0, 0], [0.25, 0.25, 0.25, 0.25]]);
+  assert.equal(h[0], 0);
+  assert.ok(Math.abs(h[1] - Math.log(4)) < 1e-6);
+  const s = att.sigmoid([[-1000, 0, 2, 1000]]);
+  assert.deepEqual(Array.from(s.data).map((x) => +x.toFixed(6)), [0, 0.5, +(1 / (1 + Math.exp(-2))).toFixed(6), 1]);
+  const X = att.embedTokens({ tokens: ['The', 'cat', 'the'], d: 4, seed: 1 });
+  assert.equal(X.rows, 3);
+  assert.deepEqual(X.data.slice(0, 4), X.data.slice(8, 12));
+  assert.notDeepEqual(X.data.slice(0, 4), X.data.slice(4, 8));
+  const samples = att.dotProductSamples({ d: 64, count: 20000, seed: 3 });
+  assert.equal(samples.dots.length, 20000);
+  assert.ok(Math.abs(samples.variance / 64 - 1) < 0.05, `variance ${samples.variance}`);
+  assert.ok(Math.abs(samples.scaledVariance - 1) < 0.05);
+  assert.throws(() => att.embedTokens({ tokens: ['a', 3], d: 4 }), /^Error: embedTokens: tokens\[1\] must be a string, got 3$/);
+  assert.throws(() => att.embedTokens({ tokens: [], d: 4 }), /embedTokens: tokens is empty: give at least one word/);
+});

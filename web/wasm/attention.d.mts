@@ -108,6 +108,12 @@ export interface AttentionSteps {
   mask: Uint8Array;
   /** (n_q, n_k) scaled, -Infinity where masked */
   masked: Matrix;
+  /** (n_q) largest allowed scaled score of each row (0 when fully masked) */
+  rowMax: Float32Array;
+  /** (n_q, n_k) exp(masked - rowMax), 0 where masked */
+  exps: Matrix;
+  /** (n_q) sum of each row of exps: weights = exps / rowSums */
+  rowSums: Float32Array;
   /** (n_q, n_k) softmax of each row: rows sum to 1, or are all 0 when fully masked */
   weights: Matrix;
   /** (n_q, d_v) weights * value */
@@ -257,6 +263,19 @@ export interface LayerCost {
   parameters: number;
 }
 
+export interface DotProductSamples {
+  /** q.k for count pairs of random d-vectors (entries: zero mean, unit variance) */
+  dots: Float32Array;
+  /** dots / sqrt(d) */
+  scaled: Float32Array;
+  /** of dots: about 0 and d */
+  mean: number;
+  variance: number;
+  /** of scaled: about 0 and 1 */
+  scaledMean: number;
+  scaledVariance: number;
+}
+
 export interface MemoryStats {
   /** size of the WASM memory */
   heapBytes: number;
@@ -280,6 +299,17 @@ export interface AttentionModule {
   kernelRegression(options: KernelRegressionOptions): KernelRegressionResult;
   /** Self-attention, recurrent, convolutional and fully connected layers compared. */
   costModel(options: { n: number; d: number; k?: number }): LayerCost[];
+  /** Entropy -sum w log w (nats) of each row of weights. */
+  entropy(weights: MatrixLike): Float32Array;
+  /** 1 / (1 + exp(-x)) entry by entry (contrast with softmax). */
+  sigmoid(x: MatrixLike): Matrix;
+  /**
+   * One vector per token (the same word, case-insensitively, gets the same
+   * vector): entries with zero mean and unit variance. Illustrative: they carry no meaning.
+   */
+  embedTokens(options: { tokens: string[]; d: number; seed?: number }): Matrix;
+  /** Random q.k samples showing that the variance grows like d, and 1/sqrt(d) fixes it. */
+  dotProductSamples(options: { d: number; count?: number; seed?: number }): DotProductSamples;
   /** The deterministic initialiser: Xavier uniform (rows, cols) for (seed, stream). */
   initXavier(rows: number, cols: number, seed: number, stream?: number): Matrix;
   memoryStats(): MemoryStats;
