@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds, rebuilding only what changed (make tracks it):
-#   build.sh wasm   the module web/wasm/attention.{mjs,js}
+#   build.sh wasm   the module web/wasm/attention.{mjs,js} and the embed script web/embed.js
 #   build.sh all    that, the doctest suite compiled to WASM, and the native
 #                   doctest suite under ASan + UBSan
 set -euo pipefail
@@ -38,4 +38,6 @@ else
   quiet cmake --build build-wasm -j"$jobs"
 fi
 rm -f web/wasm/attention.wasm  # an intermediate of the single-file link
+# the script-tag embed: one classic script bundling the widgets and the module
+quiet node scripts/bundle.mjs
 echo "build: web/wasm/attention.mjs $(wc -c <web/wasm/attention.mjs) bytes, web/wasm/attention.js $(wc -c <web/wasm/attention.js) bytes"

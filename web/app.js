@@ -1,27 +1,37 @@
-// Entry point: finds every element with data-widget="name" and mounts that widget.
-// A page (or an embed) is markup plus this script; each widget stands alone.
-import { readState, writeState } from './state.js';
+// The full page: every [data-widget] element is mounted, each with its state
+// under its own prefix in the URL (?kv-query.q=172&attention-map.sentence=...),
+// and the page's own text follows the language switch.
+import { LANGUAGES, detectLanguage, translator } from './i18n.js';
+import { mountByName } from './mount.js';
+import { page } from './page-strings.js';
 
-// name -> loader of the widget module (loaded only if the page uses it)
-const WIDGETS = {
-  'kv-query': () => import('./widgets/kv-query.js'),
-};
+let lang = detectLanguage();
 
-async function mountWidget(root) {
-  const name = root.dataset.widget;
-  try {
-    const load = WIDGETS[name];
-    if (!load) throw new Error(`unknown widget "${name}"`);
-    const widget = await load();
-    const state = readState(widget.controls, widget.defaults);
-    widget.mount(root, { state, onChange: (next) => writeState(next, widget.controls) });
-  } catch (error) {
-    const message = document.createElement('p');
-    message.className = 'widget-error';
-    message.setAttribute('role', 'alert');
-    message.textContent = `This widget could not start: ${error.message}`;
-    root.replaceChildren(message);
+function translatePage() {
+  const t = translator(lang, page);
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.title = t('documentTitle');
+  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
+}
+
+function mountAll() {
+  for (const root of document.querySelectorAll('main [data-widget]')) {
+    mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.` });
   }
 }
 
-for (const root of document.querySelectorAll('[data-widget]')) mountWidget(root);
+for (const button of document.querySelectorAll('[data-lang]')) {
+  button.addEventListener('click', () => {
+    if (!LANGUAGES.includes(button.dataset.lang) || button.dataset.lang === lang) return;
+    lang = button.dataset.lang;
+    const params = new URLSearchParams(location.search);
+    params.set('lang', lang);
+    try { history.replaceState(history.state, '', `${location.pathname}?${params}${location.hash}`); } catch { /* file: */ }
+    translatePage();
+    mountAll();
+  });
+}
+
+translatePage();
+mountAll();

@@ -100,25 +100,25 @@ test('the query and σ sliders update the estimate and the four weights, and the
   let view = await assertShows(page, expected({ q: 168.5 }), 'q = 168.5');
   assert.notEqual(view.estimate, '66.73 kg');
 
-  await page.keyboard.press('Home');  // 150: far below every key, the nearest one (160) takes it all
-  view = await assertShows(page, expected({ q: 150 }), 'q = 150');
+  await page.keyboard.press('Home');  // 140: far below every key, the nearest one (160) takes it all
+  view = await assertShows(page, expected({ q: 140 }), 'q = 140');
   assert.equal(view.weights[0], '1.000');
 
   await slider.focus();
-  await page.keyboard.press('End');  // 185
+  await page.keyboard.press('End');  // 200
   const sigma = page.getByLabel('Kernel width σ');
   await sigma.focus();
   for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');  // 2 -> 5
   assert.equal(await sigma.inputValue(), '5');
-  await assertShows(page, expected({ q: 185, sigma: 5 }), 'q = 185, σ = 5');
+  await assertShows(page, expected({ q: 200, sigma: 5 }), 'q = 200, σ = 5');
 
   // the state went into the URL, and the URL brings it back
-  const params = new URL(page.url()).searchParams;
-  assert.deepEqual(Object.fromEntries(params), { q: '185', score: 'gaussian', sigma: '5' });
+  const params = Object.fromEntries(new URL(page.url()).searchParams);
+  assert.deepEqual([params['kv-query.q'], params['kv-query.score'], params['kv-query.sigma']], ['200', 'gaussian', '5']);
   await page.reload();
   await ready(page);
-  await assertShows(page, expected({ q: 185, sigma: 5 }), 'reloaded');
-  assert.equal(await slider.inputValue(), '185');
+  await assertShows(page, expected({ q: 200, sigma: 5 }), 'reloaded');
+  assert.equal(await slider.inputValue(), '200');
   assertClean(log, browser.origin);
   await page.close();
 });
@@ -139,7 +139,7 @@ test('a raw dot product gives all the weight to the largest key, 175 cm', async 
   // whatever the query
   await page.getByLabel('Query q: height').focus();
   await page.keyboard.press('Home');
-  await assertShows(page, expected({ q: 150, score: 'dot' }), 'dot, q = 150');
+  await assertShows(page, expected({ q: 140, score: 'dot' }), 'dot, q = 140');
   assert.equal((await shown(page)).estimate, '70.00 kg');
   assertClean(log, browser.origin);
   await page.close();
@@ -156,34 +156,34 @@ test('the article\'s weights 0.1, 0.15, 0.45, 0.3 give exactly 64.75 kg', async 
   assert.deepEqual(view.weights, ['0.100', '0.150', '0.450', '0.300']);
   assert.deepEqual(view.contributions, ['5.50', '9.00', '29.25', '21.00']);
   assert.ok(await page.getByLabel('Query q: height').isDisabled(), 'the query has no effect');
-  assert.equal(new URL(page.url()).searchParams.get('score'), 'article');
+  assert.equal(new URL(page.url()).searchParams.get('kv-query.score'), 'article');
   assertClean(log, browser.origin);
   await page.close();
 });
 
 test('the state in the URL is applied: ?q=165&score=dot', async () => {
-  const { page, log } = await openPage(browser, '?q=165&score=dot');
+  const { page, log } = await openPage(browser, '?kv-query.q=165&kv-query.score=dot');
   await ready(page);
   assert.equal(await page.getByLabel('Query q: height').inputValue(), '165');
   assert.ok(await page.getByRole('radio', { name: 'Raw dot product q·k' }).isChecked());
-  const view = await assertShows(page, expected({ q: 165, score: 'dot' }), '?q=165&score=dot');
+  const view = await assertShows(page, expected({ q: 165, score: 'dot' }), '?kv-query.q=165&kv-query.score=dot');
   assert.equal(view.scores[0], '26,400');  // 165 · 160
   assert.equal(view.estimate, '70.00 kg');
   // loading the page does not rewrite the URL; only a change does
-  assert.equal(new URL(page.url()).search, '?q=165&score=dot');
+  assert.equal(new URL(page.url()).search, '?kv-query.q=165&kv-query.score=dot');
   assertClean(log, browser.origin);
   await page.close();
 });
 
 test('bad values in the URL fall back to the defaults, never to NaN', async () => {
   const cases = [
-    ['?sigma=-3', {}],
-    ['?q=abc', {}],
-    ['?q=abc&sigma=-3&score=banana', {}],
-    ['?q=1e999&sigma=NaN', {}],
-    ['?q=&sigma=0&score=', {}],
-    ['?q=400&sigma=Infinity', {}],
-    ['?q=165.2&sigma=0.5&score=gaussian', { q: 165, sigma: 0.5 }],  // q snapped to the 0.5 grid
+    ['?kv-query.sigma=-3', {}],
+    ['?kv-query.q=abc', {}],
+    ['?kv-query.q=abc&kv-query.sigma=-3&kv-query.score=banana', {}],
+    ['?kv-query.q=1e999&kv-query.sigma=NaN', {}],
+    ['?kv-query.q=&kv-query.sigma=0&kv-query.score=', {}],
+    ['?kv-query.q=400&kv-query.sigma=Infinity', {}],
+    ['?kv-query.q=165.2&kv-query.sigma=0.5&kv-query.score=gaussian', { q: 165, sigma: 0.5 }],  // q snapped to the 0.5 grid
   ];
   for (const [search, state] of cases) {
     const { page, log } = await openPage(browser, search);
@@ -195,12 +195,13 @@ test('bad values in the URL fall back to the defaults, never to NaN', async () =
     await page.close();
   }
   // and the page still works after a bad URL; parameters of others are kept
-  const { page, log } = await openPage(browser, '?q=abc&sigma=-3&other=kept');
+  const { page, log } = await openPage(browser, '?kv-query.q=abc&kv-query.sigma=-3&other=kept');
   await ready(page);
   await page.getByLabel('Query q: height').focus();
   await page.keyboard.press('ArrowRight');
   await assertShows(page, expected({ q: 172.5 }), 'after a bad URL');
-  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { q: '172.5', sigma: '2', score: 'gaussian', other: 'kept' });
+  const kept = Object.fromEntries(new URL(page.url()).searchParams);
+  assert.deepEqual([kept['kv-query.q'], kept['kv-query.sigma'], kept['kv-query.score'], kept.other], ['172.5', '2', 'gaussian', 'kept']);
   assertClean(log, browser.origin);
   await page.close();
 });
@@ -211,7 +212,7 @@ test('the page works from a subpath', async () => {
   symlinkSync(WEB_ROOT, join(dir, 'demos', 'attention'));
   const sub = await startBrowser({ root: dir });
   try {
-    const { page, log } = await openPage(sub, 'demos/attention/?score=article');
+    const { page, log } = await openPage(sub, 'demos/attention/?kv-query.score=article');
     await ready(page);
     assert.equal((await shown(page)).estimate, '64.75 kg');
     assertClean(log, sub.origin);
@@ -233,7 +234,7 @@ test('if the core cannot load, the widget says so in an alert', async () => {
   const alert = page.locator(WIDGET).getByRole('alert');
   await alert.waitFor({ state: 'visible' });
   assert.match(await alert.textContent(), /no WebAssembly here/);
-  assert.equal(await page.locator(`${WIDGET} [data-field="estimate"]`).textContent(), '—');
+  assert.equal(await page.locator(`${WIDGET} [data-field="estimate"]`).textContent(), '', 'no estimate without the core');
   await assertNoBadNumbers(page);
   assert.deepEqual(pageErrors, [], 'the error is shown, not thrown');
   await page.close();

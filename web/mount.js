@@ -1,0 +1,28 @@
+// Mounts the widget named by root.dataset.widget, with its state from the URL
+// (or from data-state) and the chosen language. Shared by the page and the embeds.
+import { common, translator } from './i18n.js';
+import { mountWidget } from './runtime.js';
+import { parseState, writeState } from './state.js';
+import { WIDGETS } from './widgets/index.js';
+
+// options: { lang, search (the query string holding the state), prefix, writeUrl, embedded }
+export async function mountByName(root, { lang, search, prefix = '', writeUrl = true, embedded = false }) {
+  const name = root.dataset.widget;
+  try {
+    const load = WIDGETS[name];
+    if (!load) throw new Error(`unknown widget "${name}"`);
+    const def = await load();
+    const state = parseState(search, def.controls, def.defaults, prefix);
+    return mountWidget(root, def, {
+      lang, state, embedded,
+      onChange: (next) => { if (writeUrl) writeState(next, def.controls, prefix); },
+    });
+  } catch (error) {
+    const message = document.createElement('p');
+    message.className = 'widget-error';
+    message.setAttribute('role', 'alert');
+    message.textContent = translator(lang, common)('startError', { message: error.message });
+    root.replaceChildren(message);
+    return null;
+  }
+}

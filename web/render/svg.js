@@ -1,0 +1,19 @@
+// The SVG helper the drawing functions share: an element with attributes,
+// text set with textContent (never markup).
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function svg(name, attributes = {}, text) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null) node.setAttribute(key, String(value));
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// Rough width of a label in px at a font size, for margins (no layout pass).
+export function textWidth(text, fontSize = 12) {
+  let w = 0;
+  for (const ch of String(text)) w += ch.charCodeAt(0) > 0x2e80 ? fontSize : fontSize * 0.58;
+  return w;
+}

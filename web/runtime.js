@@ -1,0 +1,206 @@
+// Mounts one widget: the frame every widget shares around its own drawing.
+//
+// A widget module exports a definition:
+//   name, strings { en, zh }, defaults, controls   (declarative: see state.js, controls.js)
+//   compute(att, state, t)  -> data               (all numbers, from the core; may throw)
+//   build(body, ctx)        -> view               (its DOM, once; ctx: { t, lang, state, setState(next, { quiet }) })
+//   render(view, data, state, ctx)                (updates the DOM from data)
+//   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object }
+//   quiz?                   { question, options: [{ value, label }], answer(data, state), explain(data, state, t) }
+// The frame adds the title and intro, the controls, the error message, the
+// predict-then-reveal question, export buttons and the embed snippet, and runs
+// state -> compute -> render on every change (a token drops stale results).
+import { loadAttention } from './compute.js';
+import { buildControls } from './controls.js';
+import { element } from './dom.js';
+import { download, svgDocument, svgToPng, toCsv, toJson } from './export.js';
+import { common, translator } from './i18n.js';
+import { stateQuery } from './state.js';
+
+// Where the page lives, for embed snippets: the folder of the current document.
+function siteBase() {
+  return new URL('.', document.baseURI).href;
+}
+
+function embedSnippets(def, state, lang) {
+  const query = stateQuery(state, def.controls);
+  const params = `widget=${def.name}${query ? `&${query}` : ''}&lang=${lang}`;
+  const base = siteBase();
+  return {
+    iframe: `<iframe src="${base}embed.html?${params}" title="${def.name}" style="width:100%;border:0" loading="lazy"></iframe>`,
+    script: `<script src="${base}embed.js" defer></script>\n<div data-widget="${def.name}" data-state="${query}" data-lang="${lang}"></div>`,
+  };
+}
+
+function codeBlock(text, t) {
+  const box = element('div', 'snippet');
+  const code = element('pre', 'snippet-code');
+  code.textContent = text;
+  const copy = element('button', 'snippet-copy', t('copy'));
+  copy.type = 'button';
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(code.textContent);
+      copy.textContent = t('copied');
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+    }
+  });
+  box.append(code, copy);
+  return { element: box, set: (value) => { code.textContent = value; copy.textContent = t('copy'); } };
+}
+
+function buildQuiz(quiz, t) {
+  const box = element('fieldset', 'quiz');
+  box.append(element('legend', 'quiz-title', `${t('predict')}: ${t(quiz.question)}`));
+  const name = `quiz-${Math.random().toString(36).slice(2)}`;
+  const group = element('div', 'quiz-options');
+  for (const option of quiz.options) {
+    const label = element('label', 'quiz-option');
+    const radio = element('input');
+    Object.assign(radio, { type: 'radio', name, value: option.value });
+    label.append(radio, element('span', '', t(option.label)));
+    group.append(label);
+  }
+  const reveal = element('button', 'quiz-reveal', t('reveal'));
+  reveal.type = 'button';
+  const answer = element('p', 'quiz-answer');
+  answer.setAttribute('aria-live', 'polite');
+  answer.hidden = true;
+  box.append(group, reveal, answer);
+  return { element: box, reveal, answer, guess: () => group.querySelector('input:checked')?.value };
+}
+
+// root: the element to fill; def: the widget definition.
+// options: { lang, state, onChange(state), embedded, heading }
+export function mountWidget(root, def, { lang = 'en', state: initial = {}, onChange = () => {}, embedded = false, heading = 'h2' } = {}) {
+  const t = translator(lang, def.strings, common);
+  let state = { ...def.defaults, ...initial };
+  let data = null;
+  let latest = 0;
+
+  root.classList.add('widget');
+  root.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  const title = element(heading, 'widget-title', t('title'));
+  const intro = element('p', 'widget-intro', t('intro'));
+  // quiet: keep the state (and the URL) without recomputing, for a selection
+  // the widget already shows (a focused cell: re-drawing would lose the focus)
+  const setState = (next, { quiet = false } = {}) => {
+    state = { ...state, ...next };
+    onChange(state);
+    if (!quiet) update();
+  };
+  const controls = buildControls(def.controls, t, (key, value) => setState({ [key]: value }));
+  const body = element('div', 'widget-body');
+  const alert = element('p', 'widget-error');
+  alert.setAttribute('role', 'alert');
+  alert.hidden = true;
+  const ctx = { t, lang, get state() { return state; }, setState };
+  const view = def.build(body, ctx);
+
+  const parts = [title, intro, controls.element, alert, body];
+  let quiz = null;
+  if (def.quiz) {
+    quiz = buildQuiz(def.quiz, t);
+    quiz.reveal.addEventListener('click', () => {
+      if (!data) return;
+      const right = def.quiz.answer(data, state);
+      const guess = quiz.guess();
+      const option = def.quiz.options.find((o) => o.value === guess);
+      quiz.answer.textContent = [
+        guess ? t('yourGuess', { guess: t(option.label) }) + ' ' + t(guess === right ? 'correct' : 'wrong') : '',
+        def.quiz.explain(data, state, t),
+      ].filter(Boolean).join(' ');
+      quiz.answer.hidden = false;
+    });
+    parts.push(quiz.element);
+  }
+
+  // export buttons and the embed snippet
+  const tools = element('div', 'widget-tools');
+  const exportBar = element('div', 'export-bar');
+  exportBar.append(element('span', 'export-label', t('export')));
+  const button = (label, kind) => {
+    const b = element('button', 'export-button', t(label));
+    b.type = 'button';
+    b.dataset.export = kind;
+    b.addEventListener('click', () => exportAs(kind));
+    exportBar.append(b);
+    return b;
+  };
+  const visualButtons = [button('exportPng', 'png'), button('exportSvg', 'svg')];
+  button('exportCsv', 'csv');
+  button('exportJson', 'json');
+  tools.append(exportBar);
+  let snippets = null;
+  if (!embedded) {
+    const details = element('details', 'embed');
+    details.append(element('summary', '', t('embed')));
+    const iframe = codeBlock('', t), script = codeBlock('', t);
+    details.append(element('p', 'embed-label', t('embedIframe')), iframe.element, element('p', 'embed-label', t('embedScript')), script.element);
+    snippets = { iframe, script };
+    tools.append(details);
+  }
+  parts.push(tools);
+  root.replaceChildren(...parts);
+
+  async function exportAs(kind) {
+    if (!data) return;
+    const out = def.exports(data, state, t);
+    const name = `${def.name}`;
+    try {
+      if (kind === 'csv') {
+        const { header, rows } = out.csv();
+        download(`${name}.csv`, toCsv(header, rows), 'text/csv');
+      } else if (kind === 'json') {
+        download(`${name}.json`, toJson({ widget: def.name, state, ...out.json() }), 'application/json');
+      } else {
+        const doc = svgDocument(out.visual());
+        if (kind === 'svg') download(`${name}.svg`, doc.text, 'image/svg+xml');
+        else download(`${name}.png`, await svgToPng(doc), 'image/png');
+      }
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  function showError(error) {
+    alert.hidden = !error;
+    alert.textContent = !error ? '' : error.name === 'InputError' ? error.message : t('error', { message: error.message });
+    root.classList.toggle('has-error', Boolean(error));
+  }
+
+  async function update() {
+    const token = ++latest;
+    controls.sync(state);
+    root.setAttribute('aria-busy', 'true');
+    let next = null, error = null;
+    try {
+      const att = await loadAttention();
+      next = def.compute(att, state, t);
+    } catch (e) {
+      error = e instanceof Error ? e : new Error(String(e));
+    }
+    if (token !== latest) return;
+    showError(error);
+    if (next) {
+      data = next;
+      def.render(view, data, state, ctx);
+    }
+    const hasVisual = Boolean(data && def.exports(data, state, t).visual);
+    visualButtons.forEach((b) => { b.hidden = !hasVisual; });
+    if (snippets) {
+      const s = embedSnippets(def, state, lang);
+      snippets.iframe.set(s.iframe);
+      snippets.script.set(s.script);
+    }
+    root.removeAttribute('aria-busy');
+    root.dataset.ready = 'true';
+  }
+
+  update();
+  return { update, get state() { return state; }, setState, get data() { return data; } };
+}
