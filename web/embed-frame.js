@@ -9,8 +9,10 @@ const root = document.getElementById('widget');
 root.dataset.widget = params.get('widget') ?? '';
 mountByName(root, { lang: detectLanguage(), search: location.search, embedded: true });
 
+// the content's own height (not the viewport's), so the frame can shrink as well as grow
+const content = document.querySelector('main');
 function reportHeight() {
-  const height = Math.ceil(document.documentElement.scrollHeight);
+  const height = Math.ceil(content.getBoundingClientRect().height);
   if (window.parent !== window) window.parent.postMessage({ type: 'attention-wasm:height', widget: root.dataset.widget, height }, '*');
 }
-new ResizeObserver(reportHeight).observe(document.body);
+new ResizeObserver(reportHeight).observe(content);

@@ -55,7 +55,7 @@ export const controls = [
 // Word vectors of width 32 from the tokens, then self-attention with seeded
 // projections: every number from the core.
 export function compute(att, state, t) {
-  const tokens = sentenceTokens(state.sentence, t, 24);
+  const tokens = sentenceTokens(state.sentence, t, 40);
   const X = att.embedTokens({ tokens, d: 32, seed: state.seed });
   const r = att.selfAttention({ input: X, dK: Number(state.dK), seed: state.seed });
   return { tokens, n: tokens.length, dK: Number(state.dK), scores: r.scores, scaled: r.scaled, exps: r.exps,

@@ -1,0 +1,98 @@
+// What every widget owes its users, checked for all of them: it renders alone
+// (embed.html) in both languages with no error, no NaN and nothing off-origin;
+// its exports are valid files; the full page mounts them all and fits 375 px.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { WIDGETS } from '../../web/widgets/index.js';
+import { startBrowser, openPage, assertClean } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await startBrowser(); });
+after(async () => { await browser?.close(); });
+
+const NAMES = Object.keys(WIDGETS);
+
+async function ready(page, name) {
+  await page.locator(`[data-widget="${name}"][data-ready="true"]`).waitFor({ timeout: 20000 });
+}
+
+async function assertNoBadText(page, what) {
+  const text = await page.locator('body').innerText();
+  assert.doesNotMatch(text, /\bNaN\b|\bInfinity\b|\bundefined\b|\[object /, `${what}: no NaN, Infinity or undefined on screen`);
+}
+
+// Clicks an export button and returns the downloaded file's name and bytes.
+async function download(page, name, kind) {
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 15000 }),
+    page.locator(`[data-widget="${name}"] [data-export="${kind}"]`).click(),
+  ]);
+  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+}
+
+for (const name of NAMES) {
+  test(`${name}: renders alone in English and Chinese; exports valid PNG, SVG, CSV and JSON`, async () => {
+    for (const lang of ['en', 'zh']) {
+      const { page, log } = await openPage(browser, `embed.html?widget=${name}&lang=${lang}`);
+      await ready(page, name);
+      assert.equal(await page.getByRole('alert').count(), 0, `${lang}: no alert with the default state`);
+      assert.equal(await page.locator('html').getAttribute('lang'), 'en');  // the frame's own; the widget sets its own lang:
+      assert.equal(await page.locator(`[data-widget="${name}"]`).getAttribute('lang'), lang === 'zh' ? 'zh-CN' : 'en');
+      await assertNoBadText(page, `${name} ${lang}`);
+      if (lang === 'zh') {
+        const title = await page.locator('.widget-title').textContent();
+        assert.match(title, /[\u4e00-\u9fff]/, 'the title is in Chinese');
+      }
+      if (lang === 'en') {
+        const csv = await download(page, name, 'csv');
+        assert.equal(csv.name, `${name}.csv`);
+        const lines = csv.bytes.toString('utf8').trim().split(/\r\n/);
+        assert.ok(lines.length >= 2, 'a header and at least one row');
+        assert.doesNotMatch(csv.bytes.toString('utf8'), /NaN|undefined/);
+        const json = JSON.parse((await download(page, name, 'json')).bytes.toString('utf8'));
+        assert.equal(json.widget, name);
+        assert.ok(json.state && typeof json.state === 'object');
+        if (await page.locator(`[data-widget="${name}"] [data-export="svg"]`).isVisible()) {
+          const svg = (await download(page, name, 'svg')).bytes.toString('utf8');
+          assert.match(svg, /^<\?xml[^>]*>\s*<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+          assert.doesNotMatch(svg, /NaN|undefined/);
+          const valid = await page.evaluate((text) => !new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('parsererror'), svg);
+          assert.ok(valid, 'the SVG parses');
+          const png = (await download(page, name, 'png')).bytes;
+          assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
+          assert.ok(png.length > 1000);
+        }
+      }
+      assertClean(log, browser.origin);
+      await page.close();
+    }
+  });
+}
+
+test('the full page mounts every widget, in both languages, and fits a 375 px screen', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, log } = await openPage(browser, `?lang=${lang}`, { viewport: { width: 375, height: 800 } });
+    for (const name of NAMES) await ready(page, name);
+    assert.equal(await page.locator('main [data-widget]').count(), NAMES.length, 'a section for every widget');
+    assert.equal(await page.getByRole('alert').count(), 0, 'no alert');
+    const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${lang}: the page is ${overflow}px wider than the screen`);
+    await assertNoBadText(page, `page ${lang}`);
+    assertClean(log, browser.origin);
+    await page.close();
+  }
+});
+
+test('the language switch re-renders the page and keeps each widget\'s state', async () => {
+  const { page, log } = await openPage(browser, '?lang=en&kv-query.score=dot');
+  await ready(page, 'kv-query');
+  await page.getByRole('button', { name: '中文', exact: true }).click();
+  await page.locator('h1').filter({ hasText: '注意力' }).waitFor();
+  await ready(page, 'kv-query');
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.ok(await page.getByRole('radio', { name: '原始点积 q·k' }).isChecked(), 'the state survived the switch');
+  assert.equal(new URL(page.url()).searchParams.get('lang'), 'zh');
+  assertClean(log, browser.origin);
+  await page.close();
+});
