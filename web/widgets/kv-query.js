@@ -118,6 +118,7 @@ export function build(body, { t }) {
     return th;
   };
   const scoreHeading = heading('num', t('colScore'), '');
+  scoreHeading.lastChild.classList.add('th-formula');
   const weightHeading = heading('weight-col', t('colWeight'), '');
   const head = element('tr');
   head.append(heading('num', t('colKey'), t('subKey')), heading('num', t('colValue'), t('subValue')), scoreHeading, weightHeading,
