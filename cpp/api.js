@@ -39,6 +39,7 @@
 
   // Copies numbers into a new Float32Array, rejecting anything that is not a number.
   function toFloat32(fn, name, xs) {
+    if (ArrayBuffer.isView(xs)) return new Float32Array(xs);  // holds numbers only: one native copy
     const out = new Float32Array(xs.length);
     for (let i = 0; i < xs.length; i++) {
       const x = xs[i];
@@ -176,7 +177,7 @@
 
   const schemas = {
     softmax: { temperature: 'number', mask: 'mask' },
-    attention: Object.assign({ query: 'matrix!', key: 'matrix!', value: 'matrix!' }, attentionOptions),
+    attention: Object.assign({ query: 'matrix!', key: 'matrix!', value: 'matrix!', intermediates: 'boolean' }, attentionOptions),
     selfAttention: projected,
     crossAttention: Object.assign({ memory: 'matrix!' }, projected),
     multiHeadAttention: {
@@ -193,6 +194,7 @@
     costModel: { n: 'int!', d: 'int!', k: 'int' },
     embedTokens: { tokens: 'strings!', d: 'int!', seed: 'seed' },
     dotProductSamples: { d: 'int!', count: 'int', seed: 'seed' },
+    histogram: { values: 'vector!', bins: 'int!', from: 'number!', to: 'number!' },
   };
 
   // The defaults that depend on nothing but the call; those that depend on the
@@ -210,8 +212,40 @@
     if (o.temperature === undefined) o.temperature = 1;
     return call('softmax', 'raw_softmax', o);
   };
+  // attention({ ..., intermediates: false }) for the dot score without an explicit
+  // mask: the inputs go straight into the heap and the kernel is called with
+  // numbers alone (see raw_attention_output_lean in bindings.cpp). Returns
+  // undefined when the core rejects the input, for the general path to say why.
+  function attentionOutputLean(o) {
+    const q = o.query, k = o.key, v = o.value, size = q.rows * v.cols;
+    const total = q.data.length + k.data.length + v.data.length + size;
+    if (total > INT32_MAX / 4) return undefined;
+    const base = Module['_malloc'](4 * total);
+    if (!base) return undefined;
+    try {
+      const qAt = base >> 2, kAt = qAt + q.data.length, vAt = kAt + k.data.length, outAt = vAt + v.data.length;
+      HEAPF32.set(q.data, qAt);  // HEAPF32 read after malloc, which may have grown the memory
+      HEAPF32.set(k.data, kAt);
+      HEAPF32.set(v.data, vAt);
+      const status = Module['_raw_attention_output_lean'](
+        qAt << 2, kAt << 2, vAt << 2, outAt << 2, q.rows, k.rows, v.rows, q.cols, k.cols, v.cols,
+        o.scale === undefined ? NaN : o.scale, o.causal ? 1 : 0, o.validLength === undefined ? -1 : o.validLength);
+      if (status !== 0) return undefined;
+      return { output: { rows: q.rows, cols: v.cols, data: HEAPF32.slice(outAt, outAt + size) } };
+    } finally {
+      Module['_free'](base);
+    }
+  }
+
   Module['attention'] = function attention(options) {
-    return call('attention', 'raw_attention', check('attention', 'options', options, schemas.attention));
+    const o = check('attention', 'options', options, schemas.attention);
+    if (o.intermediates !== false) return call('attention', 'raw_attention', o);
+    // { output } alone; the dot score runs the fused kernel: no (n_q, n_k) matrix
+    if ((o.score === undefined || o.score === 'dot') && o.mask === undefined && o.params === undefined) {
+      const lean = attentionOutputLean(o);
+      if (lean) return lean;
+    }
+    return call('attention', 'raw_attention_output', o);
   };
   Module['selfAttention'] = function selfAttention(options) {
     const o = projectionWidths(check('selfAttention', 'options', options, schemas.selfAttention));
@@ -235,6 +269,22 @@
   Module['positionalEncoding'] = function positionalEncoding(n, d) {
     return call('positionalEncoding', 'raw_positional_encoding',
                 { n: kinds.int('positionalEncoding', 'n', n), d: kinds.int('positionalEncoding', 'd', d) });
+  };
+  Module['addPositionalEncoding'] = function addPositionalEncoding(input) {
+    return call('addPositionalEncoding', 'raw_add_positional_encoding',
+                { input: kinds.matrix('addPositionalEncoding', 'input', input) });
+  };
+  Module['permuteMap'] = function permuteMap(map, order) {
+    const fn = 'permuteMap';
+    const m = kinds.matrix(fn, 'map', map);
+    if (!isNumericArray(order)) fail(fn, 'order must be an array of indices, got ' + describe(order));
+    const indices = new Int32Array(order.length);
+    for (let i = 0; i < order.length; i++) indices[i] = kinds.int(fn, 'order[' + i + ']', order[i]);
+    return call(fn, 'raw_permute_map', { map: m, order: indices });
+  };
+  Module['maxAbsDifference'] = function maxAbsDifference(a, b) {
+    const fn = 'maxAbsDifference';
+    return call(fn, 'raw_max_abs_difference', { a: kinds.matrix(fn, 'a', a), b: kinds.matrix(fn, 'b', b) });
   };
   Module['kernelRegression'] = function kernelRegression(options) {
     const fn = 'kernelRegression';
@@ -275,6 +325,9 @@
     if (o.count === undefined) o.count = 2000;
     if (o.seed === undefined) o.seed = 0;
     return call('dotProductSamples', 'raw_dot_product_samples', o);
+  };
+  Module['histogram'] = function histogram(options) {
+    return call('histogram', 'raw_histogram', check('histogram', 'options', options, schemas.histogram));
   };
   Module['initXavier'] = function initXavier(rows, cols, seed, stream) {
     const fn = 'initXavier';

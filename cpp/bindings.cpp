@@ -9,9 +9,11 @@
 #include "attention/attention_all.hpp"
 
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -176,6 +178,44 @@ val raw_attention(val o) {
     });
 }
 
+// attention({ ..., intermediates: false }): the output alone; for the dot
+// score the fused kernel forms no (n_q, n_k) matrix
+val raw_attention_output(val o) {
+    return guarded([&] {
+        const Mat Q = to_mat(o["query"]), K = to_mat(o["key"]), V = to_mat(o["value"]);
+        val out = val::object();
+        out.set("output", from_mat(attention_output(Q, K, V, to_attention_options(o, Q.rows(), K.rows()))));
+        return out;
+    });
+}
+
+}  // namespace
+
+// The lean path of attention({ ..., intermediates: false }) for the dot score
+// without an explicit mask: api.js copies the inputs into the heap and passes
+// numbers alone, no Embind value (each of those costs a round trip through the
+// handle table), so a call with n = 16 takes microseconds. scale: NaN for the
+// default; valid_length: -1 for none. Returns 0, or 1 when the core rejects the
+// input: api.js then takes raw_attention_output, whose message names the problem.
+extern "C" EMSCRIPTEN_KEEPALIVE int raw_attention_output_lean(const float* q, const float* k, const float* v,
+                                                              float* out, int n_q, int n_k, int n_v, int d_q,
+                                                              int d_k, int d_v, double scale, int causal,
+                                                              int valid_length) {
+    try {
+        using In = Eigen::Map<const Mat>;
+        AttentionOptions o;
+        if (!std::isnan(scale)) o.scale = Scalar(scale);
+        o.causal = causal != 0;
+        if (valid_length >= 0) o.valid_length = valid_length;
+        Eigen::Map<Mat>(out, n_q, d_v) = attention_output(In(q, n_q, d_q), In(k, n_k, d_k), In(v, n_v, d_v), o);
+        return 0;
+    } catch (...) {
+        return 1;
+    }
+}
+
+namespace {
+
 // self-attention when o.memory is absent, cross-attention otherwise
 val raw_projected_attention(val o) {
     return guarded([&] {
@@ -223,6 +263,21 @@ val raw_multi_head_attention(val o) {
 
 val raw_positional_encoding(val o) {
     return guarded([&] { return from_mat(positional_encoding(o["n"].as<int>(), o["d"].as<int>())); });
+}
+
+val raw_add_positional_encoding(val o) {
+    return guarded([&] { return from_mat(add_positional_encoding(to_mat(o["input"]))); });
+}
+
+val raw_permute_map(val o) {
+    return guarded([&] {
+        const std::vector<int> given = emscripten::convertJSArrayToNumberVector<int>(o["order"]);
+        return from_mat(permute_map(to_mat(o["map"]), std::vector<Index>(given.begin(), given.end())));
+    });
+}
+
+val raw_max_abs_difference(val o) {
+    return guarded([&] { return val(max_abs_difference(to_mat(o["a"]), to_mat(o["b"]))); });
 }
 
 val raw_conditional_attention(val o) {
@@ -325,6 +380,18 @@ val raw_dot_product_samples(val o) {
     });
 }
 
+val raw_histogram(val o) {
+    return guarded([&] {
+        const Histogram h = histogram(to_vec(o["values"]), o["bins"].as<int>(), o["from"].as<float>(), o["to"].as<float>());
+        val out = val::object();
+        out.set("counts", val::global("Int32Array").new_(typed_memory_view(h.counts.size(), h.counts.data())));
+        out.set("edges", from_vec(h.edges));
+        out.set("below", h.below);
+        out.set("above", h.above);
+        return out;
+    });
+}
+
 val raw_init_xavier(val o) {
     return guarded([&] {
         return from_mat(init_xavier(o["rows"].as<int>(), o["cols"].as<int>(), to_seed(o["seed"]), to_seed(o["stream"])));
@@ -344,9 +411,13 @@ val raw_memory_stats() {
 EMSCRIPTEN_BINDINGS(attention) {
     emscripten::function("raw_softmax", &raw_softmax);
     emscripten::function("raw_attention", &raw_attention);
+    emscripten::function("raw_attention_output", &raw_attention_output);
     emscripten::function("raw_projected_attention", &raw_projected_attention);
     emscripten::function("raw_multi_head_attention", &raw_multi_head_attention);
     emscripten::function("raw_positional_encoding", &raw_positional_encoding);
+    emscripten::function("raw_add_positional_encoding", &raw_add_positional_encoding);
+    emscripten::function("raw_permute_map", &raw_permute_map);
+    emscripten::function("raw_max_abs_difference", &raw_max_abs_difference);
     emscripten::function("raw_conditional_attention", &raw_conditional_attention);
     emscripten::function("raw_kernel_regression", &raw_kernel_regression);
     emscripten::function("raw_kernel_weights", &raw_kernel_weights);
@@ -356,5 +427,6 @@ EMSCRIPTEN_BINDINGS(attention) {
     emscripten::function("raw_sigmoid", &raw_sigmoid);
     emscripten::function("raw_embed_tokens", &raw_embed_tokens);
     emscripten::function("raw_dot_product_samples", &raw_dot_product_samples);
+    emscripten::function("raw_histogram", &raw_histogram);
     emscripten::function("raw_memory_stats", &raw_memory_stats);
 }

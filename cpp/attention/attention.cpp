@@ -1,5 +1,6 @@
 #include "attention/attention.hpp"
 
+#include "attention/kernel.hpp"
 #include "attention/softmax.hpp"
 
 #include <algorithm>
@@ -11,12 +12,14 @@ namespace attn {
 constexpr Scalar kInf = std::numeric_limits<Scalar>::infinity();
 
 static void check_mask_options(const AttentionOptions& o, Index n_queries, Index n_keys) {
-    require(o.mask.size() == 0 || (o.mask.rows() == n_queries && o.mask.cols() == n_keys),
-            "mask has shape " + shape(o.mask.rows(), o.mask.cols()) +
-                " but needs (rows(query), rows(key)) = " + shape(n_queries, n_keys));
-    require(!o.valid_length || (*o.valid_length >= 0 && *o.valid_length <= n_keys),
-            "validLength must be between 0 and the number of keys (" + std::to_string(n_keys) + "), got " +
-                std::to_string(o.valid_length.value_or(0)));
+    // if/fail rather than require: the message is built only on failure (a
+    // small call through the kernel takes microseconds; formatting takes more)
+    if (o.mask.size() != 0 && (o.mask.rows() != n_queries || o.mask.cols() != n_keys))
+        fail("mask has shape " + shape(o.mask.rows(), o.mask.cols()) + " but needs (rows(query), rows(key)) = " +
+             shape(n_queries, n_keys));
+    if (o.valid_length && (*o.valid_length < 0 || *o.valid_length > n_keys))
+        fail("validLength must be between 0 and the number of keys (" + std::to_string(n_keys) + "), got " +
+             std::to_string(o.valid_length.value_or(0)));
 }
 
 Mask mask_combined(const AttentionOptions& o, Index n_queries, Index n_keys) {
@@ -32,21 +35,24 @@ static Scalar default_scale(Score score, Index d_k) {
     return score == Score::dot || score == Score::general ? Scalar(1) / std::sqrt(Scalar(d_k)) : Scalar(1);
 }
 
-// Checks shared by the fast path and the reference; returns the completed parameters.
+// Checks shared by the fast path, the kernel and the reference; returns the
+// completed parameters. whole_map: the (n_q, n_k) map will be formed.
 static ScoreParams prepare(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
-                           Scalar& scale) {
+                           Scalar& scale, bool whole_map = true) {
     require_nonempty(Q, "query");
     require_nonempty(K, "key");
     require_nonempty(V, "value");
-    require(V.rows() == K.rows(), "value has " + std::to_string(V.rows()) + " rows but key has " +
-                                      std::to_string(K.rows()) + "; each key needs one value");
+    if (V.rows() != K.rows())
+        fail("value has " + std::to_string(V.rows()) + " rows but key has " + std::to_string(K.rows()) +
+             "; each key needs one value");
     require_finite(Q, "query");
     require_finite(K, "key");
     require_finite(V, "value");
     scale = o.scale ? *o.scale : default_scale(o.score, K.cols());
-    require(std::isfinite(scale) && scale > 0, "scale must be a finite number greater than 0, got " + number(scale));
+    if (!(std::isfinite(scale) && scale > 0))
+        fail("scale must be a finite number greater than 0, got " + number(scale));
     const ScoreParams params = score_params_complete(o.score, Q.cols(), K.cols(), o.params, o.seed, o.hidden);
-    check_score(o.score, Q, K, params);  // shapes and limits, before any (n_q, n_k) matrix exists
+    check_score(o.score, Q, K, params, whole_map);  // shapes and limits, before any (n_q, n_k) matrix exists
     check_mask_options(o, Q.rows(), K.rows());
     require_work(double(Q.rows()) * double(K.rows()) * double(V.cols()), "weights * value");
     return params;
@@ -57,6 +63,27 @@ static void require_finite_scores(const MatRef& S) {
         for (Index j = 0; j < S.cols(); ++j)
             require(std::isfinite(S(i, j)),
                     "the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
+}
+
+bool kernel_applies(const AttentionOptions& o) { return o.score == Score::dot && o.mask.size() == 0; }
+
+static KernelOptions kernel_options(const AttentionOptions& o, Scalar scale) {
+    KernelOptions k;
+    k.scale = scale;
+    k.causal = o.causal;
+    k.valid_length = o.valid_length;
+    return k;
+}
+
+// Below about this many multiply-adds (n_q n_k d_v), Eigen's product of the
+// weights already formed is faster than running the kernel; measured in WASM.
+constexpr double kKernelMinWork = 4096;
+
+Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
+    if (!kernel_applies(o)) return attention(Q, K, V, o).output;
+    Scalar scale;
+    prepare(Q, K, V, o, scale, /*whole_map=*/false);
+    return attention_kernel(Q, K, V, kernel_options(o, scale)).output;
 }
 
 AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
@@ -76,7 +103,9 @@ AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, con
     r.exps = std::move(steps.exps);
     r.row_sums = std::move(steps.row_sums);
     r.weights = std::move(steps.weights);
-    r.output = r.weights * V;
+    // the kernel's output is the same to float rounding, and faster in WASM
+    const bool kernel = kernel_applies(o) && double(Q.rows()) * double(K.rows()) * double(V.cols()) >= kKernelMinWork;
+    r.output = kernel ? attention_kernel(Q, K, V, kernel_options(o, r.scale)).output : Mat(r.weights * V);
     return r;
 }
 

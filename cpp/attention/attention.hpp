@@ -50,6 +50,16 @@ Mask mask_combined(const AttentionOptions& options, Index n_queries, Index n_key
 AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V,
                           const AttentionOptions& options = {});
 
+// The output alone, for callers that do not show the steps. The dot score
+// with causal and padding masks runs the fused kernel (kernel.hpp): no
+// (n_q, n_k) matrix is formed, so the 4096 x 4096 map limit does not apply
+// (the work limit does, to each product). Other scores and explicit masks
+// take attention() and its limits.   -> (n_q, d_v)
+Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& options = {});
+
+// Whether the fused kernel can compute this attention: the dot score, no explicit mask.
+bool kernel_applies(const AttentionOptions& options);
+
 // The same computation with plain loops in double precision, for the tests.
 AttentionResult attention_reference(const MatRef& Q, const MatRef& K, const MatRef& V,
                                     const AttentionOptions& options = {});

@@ -30,9 +30,9 @@ const char* score_name(Score score) {
 static void check_qk(const MatRef& Q, const MatRef& K, bool same_width, const char* score) {
     require_nonempty(Q, "query");
     require_nonempty(K, "key");
-    require(!same_width || Q.cols() == K.cols(),
-            std::string("key has ") + std::to_string(K.cols()) + " columns but query has " +
-                std::to_string(Q.cols()) + "; the " + score + " score needs equal widths");
+    if (same_width && Q.cols() != K.cols())  // if/fail: the message is built only on failure
+        fail(std::string("key has ") + std::to_string(K.cols()) + " columns but query has " + std::to_string(Q.cols()) +
+             "; the " + score + " score needs equal widths");
 }
 
 static void check_param(const MatRef& m, Index rows, Index cols, const std::string& name) {
@@ -67,26 +67,28 @@ static double score_work(Score score, const MatRef& Q, const MatRef& K, Index hi
     return 0;
 }
 
-void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) {
+void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p, bool whole_map) {
     const bool same_width = score == Score::dot || score == Score::gaussian;
     check_qk(Q, K, same_width, score_name(score));
-    require(double(Q.rows()) * double(K.rows()) <= kMaxMapEntries,
-            std::to_string(Q.rows()) + " queries x " + std::to_string(K.rows()) + " keys is too large (at most " +
-                std::to_string(std::int64_t(kMaxMapEntries)) + " scores in one map)");
+    if (whole_map && double(Q.rows()) * double(K.rows()) > kMaxMapEntries)
+        fail(std::to_string(Q.rows()) + " queries x " + std::to_string(K.rows()) + " keys is too large (at most " +
+             std::to_string(std::int64_t(kMaxMapEntries)) + " scores in one map)");
     switch (score) {
         case Score::dot: break;
         case Score::general: check_param(p.W, Q.cols(), K.cols(), "W"); break;
         case Score::concat: check_param(p.v, Q.cols() + K.cols(), "v"); break;
         case Score::additive:
-            require(p.v.size() > 0, "params.v must have at least one entry");
+            if (p.v.size() == 0) fail("params.v must have at least one entry");
             check_param(p.W, p.v.size(), Q.cols(), "W");
             check_param(p.U, p.v.size(), K.cols(), "U");
             check_param(p.v, p.v.size(), "v");
             break;
         case Score::gaussian: check_sigma(p.sigma); break;
     }
-    require_work(score_work(score, Q, K, p.v.size()), std::string("the ") + score_name(score) + " score of " +
-                                                          shape(Q) + " queries against " + shape(K) + " keys");
+    const double work = score_work(score, Q, K, p.v.size());
+    if (work > kMaxWork)  // the message is built only on failure
+        require_work(work, std::string("the ") + score_name(score) + " score of " + shape(Q) + " queries against " +
+                               shape(K) + " keys");
 }
 
 Mat score_dot(const MatRef& Q, const MatRef& K) {
@@ -192,14 +194,16 @@ Mat scores_reference(Score score, const MatRef& Q, const MatRef& K, const ScoreP
 
 ScoreParams score_params_complete(Score score, Index d_q, Index d_k, ScoreParams p, std::uint64_t seed,
                                   Index hidden) {
-    require(hidden >= 0, "params.hidden must not be negative, got " + std::to_string(hidden));
+    if (hidden < 0) fail("params.hidden must not be negative, got " + std::to_string(hidden));
     const bool uses_W = score == Score::general || score == Score::additive;
     const bool uses_U = score == Score::additive;
     const bool uses_v = score == Score::concat || score == Score::additive;
-    const std::string unused = std::string(" is not used by the ") + score_name(score) + " score";
-    require(uses_W || p.W.size() == 0, "params.W" + unused);
-    require(uses_U || p.U.size() == 0, "params.U" + unused);
-    require(uses_v || p.v.size() == 0, "params.v" + unused);
+    const auto unused = [&](const char* name) {
+        fail(std::string("params.") + name + " is not used by the " + score_name(score) + " score");
+    };
+    if (!uses_W && p.W.size() != 0) unused("W");
+    if (!uses_U && p.U.size() != 0) unused("U");
+    if (!uses_v && p.v.size() != 0) unused("v");
     if (score == Score::additive && hidden == 0)  // the width of whichever parameter is given, else d_k
         hidden = p.v.size() ? p.v.size() : p.W.size() ? p.W.rows() : p.U.size() ? p.U.rows() : d_k;
     switch (score) {
@@ -210,8 +214,8 @@ ScoreParams score_params_complete(Score score, Index d_q, Index d_k, ScoreParams
             if (p.v.size() == 0) p.v = init_xavier(d_q + d_k, 1, seed, stream::v);
             break;
         case Score::additive:
-            require(double(hidden) * double(d_q + d_k + 1) <= kMaxMapEntries,
-                    "params.hidden = " + std::to_string(hidden) + " is too large");
+            if (double(hidden) * double(d_q + d_k + 1) > kMaxMapEntries)
+                fail("params.hidden = " + std::to_string(hidden) + " is too large");
             if (p.W.size() == 0) p.W = init_xavier(hidden, d_q, seed, stream::W);
             if (p.U.size() == 0) p.U = init_xavier(hidden, d_k, seed, stream::U);
             if (p.v.size() == 0) p.v = init_xavier(hidden, 1, seed, stream::v);

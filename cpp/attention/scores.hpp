@@ -41,8 +41,9 @@ Mat score_additive(const MatRef& Q, const MatRef& K, const MatRef& W, const MatR
 Mat score_gaussian(const MatRef& Q, const MatRef& K, Scalar sigma);
 
 // Checks the shapes of Q, K and the parameters for this score, and that the
-// map and the work stay within the module's limits. Both paths call it.
-void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
+// map and the work stay within the module's limits. Both paths call it;
+// whole_map = false for the fused kernel, which never forms the map.
+void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params, bool whole_map = true);
 
 // Dispatch on the score; params must already hold what the score needs.
 Mat scores(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);

@@ -24,9 +24,9 @@ std::string number(double x) {
 static std::string describe(Scalar x) { return number(x); }
 
 void require_work(double work, const std::string& what) {
-    require(work <= kMaxWork, what + " is too large: about " + number(work) +
-                                  " multiply-adds, more than one call may take (" +
-                                  std::to_string(std::int64_t(kMaxWork)) + ")");
+    if (!(work <= kMaxWork))  // if/fail: number() formats with snprintf, only on failure
+        fail(what + " is too large: about " + number(work) + " multiply-adds, more than one call may take (" +
+             std::to_string(std::int64_t(kMaxWork)) + ")");
 }
 
 void require_finite_result(const MatRef& m, const std::string& what) {
@@ -56,8 +56,8 @@ void require_finite(Scalar x, const std::string& name) {
 }
 
 void require_nonempty(const MatRef& m, const std::string& name) {
-    require(m.rows() > 0 && m.cols() > 0,
-            name + " must have at least one row and one column, got shape " + shape(m));
+    if (m.rows() <= 0 || m.cols() <= 0)
+        fail(name + " must have at least one row and one column, got shape " + shape(m));
 }
 
 }  // namespace attn

@@ -28,7 +28,7 @@ test('misuse does not type-check (the types are not any)', () => {
 test('the interface lists exactly the functions the module defines', () => {
   const dts = readFileSync(root + 'web/wasm/attention.d.mts', 'utf8');
   const body = dts.slice(dts.indexOf('export interface AttentionModule'));
-  const declared = [...body.slice(0, body.indexOf('\n}')).matchAll(/^  (\w+)\(/gm)].map((m) => m[1]).sort();
+  const declared = [...body.slice(0, body.indexOf('\n}')).matchAll(/^  (\w+)(?:<[^>]*>)?\(/gm)].map((m) => m[1]).sort();
   const api = readFileSync(root + 'cpp/api.js', 'utf8');
   const defined = [...api.matchAll(/Module\['(\w+)'\] = function/g)].map((m) => m[1]);
   assert.deepEqual(declared, [...defined, 'count_emval_handles'].sort());

@@ -94,6 +94,20 @@ export interface AttentionOptions extends ScoreOptions {
   key: MatrixLike;
   /** (n_k, d_v) */
   value: MatrixLike;
+  /**
+   * false: return `{ output }` alone. The dot score with causal and
+   * validLength (no mask, no params) then runs the fused SIMD kernel, which
+   * never forms an (n_q, n_k) matrix, so n_q * n_k may pass the 4096 x 4096
+   * map limit (the work limit, 2^34 multiply-adds per product, still holds).
+   * Default true: every step of the chain.
+   */
+  intermediates?: boolean;
+}
+
+/** What attention({ ..., intermediates: false }) returns. */
+export interface AttentionOutput {
+  /** (n_q, d_v) */
+  output: Matrix;
 }
 
 /** The chain scores -> scaled -> masked -> weights -> output. */
@@ -276,6 +290,16 @@ export interface DotProductSamples {
   scaledVariance: number;
 }
 
+export interface Histogram {
+  /** (bins) how many values fall in [edges[b], edges[b + 1]); the last bin also holds `to` */
+  counts: Int32Array;
+  /** (bins + 1) from, ..., to, evenly spaced */
+  edges: Float32Array;
+  /** values below from and above to: in no bin */
+  below: number;
+  above: number;
+}
+
 export interface MemoryStats {
   /** size of the WASM memory */
   heapBytes: number;
@@ -286,7 +310,7 @@ export interface MemoryStats {
 export interface AttentionModule {
   /** Row-wise softmax of x / temperature; masked entries get 0, a fully masked row is all 0. */
   softmax(x: MatrixLike, options?: { temperature?: number; mask?: MaskLike }): Matrix;
-  attention(options: AttentionOptions): AttentionResult;
+  attention<O extends AttentionOptions>(options: O): O extends { intermediates: false } ? AttentionOutput : AttentionResult;
   /** Q = X Wq, K = X Wk, V = X Wv, then attention. */
   selfAttention(options: SelfAttentionOptions): ProjectedAttentionResult;
   /** Q = X Wq, K = M Wk, V = M Wv, then attention. */
@@ -294,6 +318,16 @@ export interface AttentionModule {
   multiHeadAttention(options: MultiHeadOptions): MultiHeadResult;
   /** Sinusoidal encoding: (n, d), sin on even columns, cos on odd. */
   positionalEncoding(n: number, d: number): Matrix;
+  /** input + positionalEncoding(rows, cols): word vectors (n, d) that carry their positions. */
+  addPositionalEncoding(input: MatrixLike): Matrix;
+  /**
+   * B(i, j) = map(order[i], order[j]): a square (n, n) map with its rows and columns
+   * moved; order is a permutation of 0..n-1. Without positional encoding,
+   * the map of the words read in that order is exactly this.
+   */
+  permuteMap(map: MatrixLike, order: number[] | Int32Array): Matrix;
+  /** max |a - b| over every entry of two matrices of the same shape (equal infinities count as 0). */
+  maxAbsDifference(a: MatrixLike, b: MatrixLike): number;
   conditionalAttention(options: ConditionalOptions): ConditionalResult;
   /** Nadaraya-Watson: attention with scalar queries, keys and values. */
   kernelRegression(options: KernelRegressionOptions): KernelRegressionResult;
@@ -310,6 +344,8 @@ export interface AttentionModule {
   embedTokens(options: { tokens: string[]; d: number; seed?: number }): Matrix;
   /** Random q.k samples showing that the variance grows like d, and 1/sqrt(d) fixes it. */
   dotProductSamples(options: { d: number; count?: number; seed?: number }): DotProductSamples;
+  /** Counts of values in `bins` equal-width bins on [from, to] (bins: 1..10000, from < to). */
+  histogram(options: { values: VectorLike; bins: number; from: number; to: number }): Histogram;
   /** The deterministic initialiser: Xavier uniform (rows, cols) for (seed, stream). */
   initXavier(rows: number, cols: number, seed: number, stream?: number): Matrix;
   memoryStats(): MemoryStats;

@@ -1,0 +1,304 @@
+#include "attention/kernel.hpp"
+
+#include "attention/simd.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace attn {
+
+namespace {
+
+using simd::f32x4;
+
+constexpr Index kRows = 4;    // queries per block: one f32x4 lane each
+constexpr Index kPanel = 8;   // keys per key panel, columns per value panel: two f32x4
+constexpr Index kTile = 128;  // keys per tile: a block's scores fit in 2 KB
+constexpr Index kGroup = 4;   // blocks that take a tile in turn while it is in L1
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+Index round_up(Index x, Index m) { return (x + m - 1) / m * m; }
+
+// ---- packing: the layouts the micro-kernels read with unit stride ---------
+
+// K -> panels of 8 keys, key-minor: out[p][c][j] = K(8p + j, c); 0 for keys >= n_keys.
+//   -> (ceil(n_keys / 8), d, 8)
+std::vector<float> pack_keys(const MatRef& K, Index n_keys) {
+    const Index d = K.cols();
+    std::vector<float> out(size_t(round_up(n_keys, kPanel) * d), 0.0f);
+    for (Index j = 0; j < n_keys; ++j) {
+        float* panel = out.data() + (j / kPanel) * d * kPanel + j % kPanel;
+        for (Index c = 0; c < d; ++c) panel[c * kPanel] = K(j, c);
+    }
+    return out;
+}
+
+// The values as panels of 8 columns: panel p, key j at data + p * panel + j * stride.
+// V itself when its width is a multiple of 8 and no column needs shrinking
+// (no copy: at n = 16384 that is 4 MB less heap); else a packed copy,
+// out[p][j][c] = V(j, 8p + c) * shrink[8p + c], 0 past the last column.
+// shrink is a power of 2, 1 unless a column is so large that a sum over
+// n_keys of its entries could overflow float32.
+struct Values {
+    const float* data;
+    Index panel, stride;
+    std::vector<float> packed;  // (ceil(d_v / 8), n_keys, 8) when copied
+    std::vector<float> shrink;  // (d_v)
+};
+
+void pack_values(const MatRef& V, Index n_keys, Values& out) {
+    const Index dv = V.cols();
+    out.shrink.assign(size_t(dv), 1.0f);
+    bool shrunk = false;
+    const double bound = double(V.topRows(n_keys).cwiseAbs().maxCoeff()) * double(n_keys);
+    for (Index c = 0; c < dv && bound > 1e30; ++c) {
+        const double sum_bound = double(V.col(c).head(n_keys).cwiseAbs().maxCoeff()) * double(n_keys);
+        if (sum_bound > 1e30) {
+            out.shrink[size_t(c)] = std::ldexp(1.0f, -(std::ilogb(sum_bound / 1e30) + 1));
+            shrunk = true;
+        }
+    }
+    if (dv % kPanel == 0 && !shrunk) {
+        out.data = V.data();
+        out.panel = kPanel;
+        out.stride = V.outerStride();
+        return;
+    }
+    out.packed.assign(size_t(round_up(dv, kPanel) * n_keys), 0.0f);
+    for (Index j = 0; j < n_keys; ++j)
+        for (Index c = 0; c < dv; ++c)
+            out.packed[size_t((c / kPanel) * n_keys * kPanel + j * kPanel + c % kPanel)] = V(j, c) * out.shrink[size_t(c)];
+    out.data = out.packed.data();
+    out.panel = n_keys * kPanel;
+    out.stride = kPanel;
+}
+
+// Four queries from row i0, query-minor and scaled: out[c][r] = Q(i0 + r, c) * scale;
+// rows past the last query are 0.   -> (d, 4)
+void pack_queries(const MatRef& Q, Index i0, float scale, float* out) {
+    const Index d = Q.cols();
+    for (Index r = 0; r < kRows; ++r)
+        for (Index c = 0; c < d; ++c) out[c * kRows + r] = i0 + r < Q.rows() ? Q(i0 + r, c) * scale : 0.0f;
+}
+
+// Whether no score, nor any partial sum of one, can overflow:
+// |q.k| <= d max|q| max|k|, with a margin for rounding. When this fails the
+// kernel checks every score it forms.
+bool scores_surely_finite(const MatRef& Q, const MatRef& K, Index n_keys, double scale) {
+    const double q_max = Q.cwiseAbs().maxCoeff(), k_max = K.topRows(n_keys).cwiseAbs().maxCoeff();
+    return double(Q.cols()) * q_max * k_max * std::max(scale, 1.0) < 1e37;
+}
+
+// ---- micro-kernels: 8 accumulators in registers ---------------------------
+
+// Scores of 4 queries against 8 keys, stored key-major: st[j][r] = sum_c q[c][r] k[c][j].
+//   q: (d, 4) packed queries   k: (d, 8) one key panel   st: (8, 4)
+inline void micro_scores(const float* q, const float* k, Index d, float* st) {
+    f32x4 c00 = simd::splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+    for (Index c = 0; c < d; ++c, q += kRows, k += kPanel) {
+        const f32x4 k0 = simd::load(k), k1 = simd::load(k + 4);
+        f32x4 x = simd::load_splat(q);
+        c00 = simd::add(c00, simd::mul(x, k0));
+        c01 = simd::add(c01, simd::mul(x, k1));
+        x = simd::load_splat(q + 1);
+        c10 = simd::add(c10, simd::mul(x, k0));
+        c11 = simd::add(c11, simd::mul(x, k1));
+        x = simd::load_splat(q + 2);
+        c20 = simd::add(c20, simd::mul(x, k0));
+        c21 = simd::add(c21, simd::mul(x, k1));
+        x = simd::load_splat(q + 3);
+        c30 = simd::add(c30, simd::mul(x, k0));
+        c31 = simd::add(c31, simd::mul(x, k1));
+    }
+    // rows of queries -> rows of keys
+    simd::transpose(c00, c10, c20, c30);
+    simd::transpose(c01, c11, c21, c31);
+    const f32x4 keys[8] = {c00, c10, c20, c30, c01, c11, c21, c31};
+    for (int j = 0; j < 8; ++j) simd::store(st + j * kRows, keys[j]);
+}
+
+// o[r][c] = o[r][c] * alpha[r] + sum_j p[j][r] v[j][c], for 4 queries and 8 columns.
+//   p: (n, 4) probabilities   v: (n, 8) one value panel, rows stride apart   o: (4, 8)   alpha: 4 splats
+inline void micro_values(const float* p, const float* v, Index stride, Index n, float* o, const f32x4* alpha) {
+    f32x4 c00 = simd::load(o), c01 = simd::load(o + 4), c10 = simd::load(o + 8), c11 = simd::load(o + 12),
+          c20 = simd::load(o + 16), c21 = simd::load(o + 20), c30 = simd::load(o + 24), c31 = simd::load(o + 28);
+    if (alpha) {
+        c00 = simd::mul(c00, alpha[0]);
+        c01 = simd::mul(c01, alpha[0]);
+        c10 = simd::mul(c10, alpha[1]);
+        c11 = simd::mul(c11, alpha[1]);
+        c20 = simd::mul(c20, alpha[2]);
+        c21 = simd::mul(c21, alpha[2]);
+        c30 = simd::mul(c30, alpha[3]);
+        c31 = simd::mul(c31, alpha[3]);
+    }
+    for (Index j = 0; j < n; ++j, p += kRows, v += stride) {
+        const f32x4 v0 = simd::load(v), v1 = simd::load(v + 4);
+        f32x4 x = simd::load_splat(p);
+        c00 = simd::add(c00, simd::mul(x, v0));
+        c01 = simd::add(c01, simd::mul(x, v1));
+        x = simd::load_splat(p + 1);
+        c10 = simd::add(c10, simd::mul(x, v0));
+        c11 = simd::add(c11, simd::mul(x, v1));
+        x = simd::load_splat(p + 2);
+        c20 = simd::add(c20, simd::mul(x, v0));
+        c21 = simd::add(c21, simd::mul(x, v1));
+        x = simd::load_splat(p + 3);
+        c30 = simd::add(c30, simd::mul(x, v0));
+        c31 = simd::add(c31, simd::mul(x, v1));
+    }
+    const f32x4 out[8] = {c00, c01, c10, c11, c20, c21, c30, c31};
+    for (int i = 0; i < 8; ++i) simd::store(o + 4 * i, out[i]);
+}
+
+// The running state of one block of 4 queries.
+struct Block {
+    Index i0 = 0;          // first query
+    float* q = nullptr;    // (d, 4) packed queries, in log2 units
+    float* o = nullptr;    // (ceil(d_v / 8), 4, 8) output so far, not yet divided by l
+    f32x4 m = simd::splat(kNegInf);  // largest score seen per query
+    f32x4 l = simd::splat(0);        // sum of 2^(score - m) per query
+};
+
+struct Kernel {
+    const MatRef& Q;
+    const MatRef& K;
+    const MatRef& V;
+    const KernelOptions& o;
+    Index keys;                // keys any query may see: valid_length or n_k
+    bool careful;              // check every score for overflow
+    std::vector<float> kp;     // packed keys
+    Values v;                  // the values, in panels of 8 columns
+    std::vector<float> st;     // (128, 4) scores, then probabilities, of one block and tile
+    Mat* weights;              // (n_q, n_k) raw scores, then weights; or null
+
+    // One block against keys [j0, j1) of a tile (j0 a multiple of 8).
+    void tile(Block& b, Index j0, Index j1) {
+        const Index d = Q.cols(), n = round_up(j1 - j0, kPanel);
+        // pass 1: scores, 8 keys at a time (the last panel may run past j1)
+        for (Index p = 0; p < n; p += kPanel)
+            micro_scores(b.q, kp.data() + (j0 + p) * d, d, st.data() + p * kRows);
+        if (careful)
+            for (Index e = 0; e < n * kRows; ++e)
+                if (!(std::abs(st[size_t(e)]) <= FLT_MAX))
+                    fail("the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
+        // pass 2: masks, on the tiles that need them: key j is hidden from query i
+        // when it is padding (j >= keys) or, with causal, after it (j > i)
+        if (j0 + n > keys || (o.causal && j0 + n - 1 > b.i0)) {
+            const f32x4 rows = simd::set(float(b.i0), float(b.i0 + 1), float(b.i0 + 2), float(b.i0 + 3));
+            for (Index j = 0; j < n; ++j) {
+                float* s = st.data() + j * kRows;
+                if (j0 + j >= keys)
+                    simd::store(s, simd::splat(kNegInf));
+                else if (o.causal)
+                    simd::store(s, simd::select_lt(rows, simd::splat(float(j0 + j)), simd::splat(kNegInf), simd::load(s)));
+            }
+        }
+        if (weights)
+            for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r)
+                for (Index j = j0; j < std::min(j0 + n, keys); ++j) (*weights)(b.i0 + r, j) = st[size_t((j - j0) * kRows + r)];
+        // pass 3: online softmax. The new maximum m' rescales what was summed
+        // so far by alpha = 2^(m - m'); a query that has seen no key yet keeps
+        // m = -inf and subtracts 0 instead, so its terms stay 2^-inf = 0.
+        f32x4 top = simd::splat(kNegInf);
+        for (Index j = 0; j < n; ++j) top = simd::max(top, simd::load(st.data() + j * kRows));
+        const f32x4 m_new = simd::max(b.m, top);
+        const f32x4 shift = simd::select_lt(m_new, simd::splat(-FLT_MAX), simd::splat(0), m_new);
+        const f32x4 alpha = simd::exp2_nonpositive(simd::sub(b.m, shift));
+        f32x4 sum = simd::splat(0);
+        for (Index j = 0; j < n; ++j) {
+            float* s = st.data() + j * kRows;
+            const f32x4 p = simd::exp2_nonpositive(simd::sub(simd::load(s), shift));
+            sum = simd::add(sum, p);
+            simd::store(s, p);
+        }
+        b.l = simd::add(simd::mul(b.l, alpha), sum);
+        b.m = m_new;
+        // pass 4: output = output * alpha + P V, 8 columns at a time (the keys
+        // past j1 have p = 0 and are left out: V has no row for them)
+        const bool rescale = !simd::all_equal(alpha, simd::splat(1));
+        const f32x4 alphas[4] = {simd::splat(simd::lane(alpha, 0)), simd::splat(simd::lane(alpha, 1)),
+                                 simd::splat(simd::lane(alpha, 2)), simd::splat(simd::lane(alpha, 3))};
+        for (Index c = 0; c < V.cols(); c += kPanel)
+            micro_values(st.data(), v.data + (c / kPanel) * v.panel + j0 * v.stride, v.stride, j1 - j0,
+                         b.o + c * kRows, rescale ? alphas : nullptr);
+    }
+
+    // output = o / l (0 for a query that saw no key); weights = 2^(score - m) / l
+    void finish(const Block& b, Mat& output) const {
+        const Index dv = V.cols();
+        for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r) {
+            const float l = simd::lane(b.l, int(r)), m = simd::lane(b.m, int(r));
+            const float inv = l > 0 ? 1 / l : 0;
+            for (Index c = 0; c < dv; ++c)  // shrink is a power of 2: dividing by it is exact
+                output(b.i0 + r, c) = b.o[(c / kPanel) * kRows * kPanel + r * kPanel + c % kPanel] * inv *
+                                      (1 / v.shrink[size_t(c)]);
+            if (!weights) continue;
+            float* w = &(*weights)(b.i0 + r, 0);
+            if (l == 0) {  // no key seen: all 0
+                std::fill(w, w + K.rows(), 0.0f);
+                continue;
+            }
+            const f32x4 shift = simd::splat(m), scale = simd::splat(inv);
+            const Index seen = o.causal ? std::min(keys, b.i0 + r + 1) : keys;
+            for (Index j = 0; j < seen; j += 4) {
+                float chunk[4] = {kNegInf, kNegInf, kNegInf, kNegInf};
+                std::copy(w + j, w + std::min(j + 4, seen), chunk);
+                simd::store(chunk, simd::mul(simd::exp2_nonpositive(simd::sub(simd::load(chunk), shift)), scale));
+                std::copy(chunk, chunk + std::min<Index>(4, seen - j), w + j);
+            }
+            std::fill(w + seen, w + keys, 0.0f);  // causal: written by the diagonal tile, hidden
+        }
+    }
+};
+
+}  // namespace
+
+const char* kernel_simd() { return simd::kName; }
+
+KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& o,
+                              bool with_weights) {
+    const Index nq = Q.rows(), d = Q.cols(), dv = V.cols();
+    KernelResult r;
+    r.output = Mat::Zero(nq, dv);
+    if (with_weights) r.weights = Mat::Zero(nq, K.rows());
+    const Index keys = o.valid_length ? *o.valid_length : K.rows();
+    if (keys == 0) return r;  // every key is padding: no query sees any
+    // scores in log2 units: e^(s * scale) = 2^(s * scale * log2 e)
+    const float q_scale = o.scale * kLog2e;
+    Kernel k{Q, K, V, o, keys, !scores_surely_finite(Q, K, keys, q_scale), {}, {}, {}, with_weights ? &r.weights : nullptr};
+    k.kp = pack_keys(K, keys);
+    pack_values(V, keys, k.v);
+    k.st.assign(size_t(kTile * kRows), 0.0f);
+    const Index dv_pad = round_up(dv, kPanel), blocks = (nq + kRows - 1) / kRows;
+    std::vector<float> q_buf(size_t(kGroup * d * kRows)), o_buf(size_t(kGroup * dv_pad * kRows));
+    Block group[kGroup];
+    // groups of 4 blocks of 4 queries; each tile of keys meets the group's blocks in turn
+    for (Index g = 0; g < blocks; g += kGroup) {
+        const Index n_blocks = std::min(kGroup, blocks - g);
+        for (Index b = 0; b < n_blocks; ++b) {
+            group[b] = Block{};
+            group[b].i0 = (g + b) * kRows;
+            group[b].q = q_buf.data() + b * d * kRows;
+            group[b].o = o_buf.data() + b * dv_pad * kRows;
+            pack_queries(Q, group[b].i0, q_scale, group[b].q);
+            std::fill(group[b].o, group[b].o + dv_pad * kRows, 0.0f);
+        }
+        // causal: the group's last query sees keys up to its own index
+        const Index last = std::min(nq, (g + n_blocks) * kRows) - 1;
+        const Index group_keys = o.causal ? std::min(keys, last + 1) : keys;
+        for (Index j0 = 0; j0 < group_keys; j0 += kTile)
+            for (Index b = 0; b < n_blocks; ++b) {
+                const Index block_keys = o.causal ? std::min(group_keys, group[b].i0 + kRows) : group_keys;
+                if (j0 < block_keys) k.tile(group[b], j0, std::min(j0 + kTile, block_keys));
+            }
+        for (Index b = 0; b < n_blocks; ++b) k.finish(group[b], r.output);
+    }
+    return r;
+}
+
+}  // namespace attn

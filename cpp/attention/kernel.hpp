@@ -1,0 +1,43 @@
+// The fused attention kernel: softmax(mask(Q K^T * scale)) V for the dot
+// score, without forming the (n_q, n_k) matrices.
+//
+//   Q: (n_q, d)   K: (n_k, d)   V: (n_k, d_v)   ->   output: (n_q, d_v)
+//
+// Why: the plain path (attention() in attention.hpp) keeps every intermediate
+// for the page, so its memory grows with n_q * n_k, and Eigen has no WASM SIMD
+// code. Here four queries at a time meet tiles of 128 keys: their scores live
+// in a 2 KB buffer, and an online (streaming) softmax keeps a running maximum m
+// and sum l per query, rescaling the partial output when m grows. Memory stays
+// O((n_q + n_k) (d + d_v)); with causal masking the tiles above the diagonal
+// are skipped. Written once against simd.hpp: WASM SIMD128 in the module,
+// SSE2 or plain floats natively. attention_reference() is what it is checked
+// against (tests/cpp/test_kernel.cpp, tests/node/kernel.test.mjs).
+#pragma once
+
+#include "attention/types.hpp"
+
+#include <optional>
+
+namespace attn {
+
+struct KernelOptions {
+    Scalar scale = 1;                   // multiplies q.k before softmax; finite, > 0
+    bool causal = false;                // query i sees keys 0..i only
+    std::optional<Index> valid_length;  // keys at index >= valid_length are padding (0..n_k)
+};
+
+struct KernelResult {
+    Mat output;   // (n_q, d_v); a query that may see no key gets 0
+    Mat weights;  // (n_q, n_k) softmax rows, 0 where masked; only when asked for, else empty
+};
+
+// Expects what attention_output() checks: Q, K, V non-empty and finite,
+// d_q == d_k, V.rows() == K.rows(), scale finite and > 0, valid_length in
+// 0..n_k. Throws invalid_argument when a score overflows float32.
+KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& options,
+                              bool with_weights = false);
+
+// "wasm-simd128", "sse2" or "scalar": the vector code compiled in.
+const char* kernel_simd();
+
+}  // namespace attn

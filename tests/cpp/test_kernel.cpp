@@ -1,0 +1,184 @@
+#include "helpers.hpp"
+
+#include <limits>
+
+using namespace attn;
+using namespace attn::test;
+
+namespace {
+
+KernelOptions kernel_options(const AttentionOptions& o, Index d) {
+    KernelOptions k;
+    k.scale = o.scale ? *o.scale : 1 / std::sqrt(Scalar(d));
+    k.causal = o.causal;
+    k.valid_length = o.valid_length;
+    return k;
+}
+
+// The kernel, with and without weights, against the plain-loop reference.
+void check_against_reference(Index nq, Index nk, Index d, Index dv, const AttentionOptions& o, std::uint64_t seed) {
+    CAPTURE(nq);
+    CAPTURE(nk);
+    CAPTURE(d);
+    CAPTURE(dv);
+    CAPTURE(o.causal);
+    CAPTURE(o.valid_length.value_or(-1));
+    const Mat Q = random_matrix(nq, d, seed), K = random_matrix(nk, d, seed + 1), V = random_matrix(nk, dv, seed + 2);
+    const AttentionResult ref = attention_reference(Q, K, V, o);
+    const KernelResult plain = attention_kernel(Q, K, V, kernel_options(o, d));
+    CHECK(plain.weights.size() == 0);
+    CHECK(max_rel_error(plain.output, ref.output) < 1e-5);
+    const KernelResult with = attention_kernel(Q, K, V, kernel_options(o, d), /*with_weights=*/true);
+    CHECK(max_rel_error(with.weights, ref.weights) < 1e-5);
+    CHECK((with.output.array() == plain.output.array()).all());  // asking for the weights changes nothing else
+    check_rows_sum_to_one_or_zero(with.weights);
+    CHECK(max_rel_error(attention_output(Q, K, V, o), ref.output) < 1e-5);
+}
+
+}  // namespace
+
+TEST_CASE("kernel: the SIMD code compiled in") {
+#if defined(__wasm_simd128__)
+    CHECK(std::string(kernel_simd()) == "wasm-simd128");
+#else
+    CHECK((std::string(kernel_simd()) == "sse2" || std::string(kernel_simd()) == "scalar"));
+#endif
+}
+
+TEST_CASE("kernel: matches the reference with tails of every size, unmasked, causal and padded") {
+    // n and d that are and are not multiples of 4, of the 8-key panel, of the
+    // 64-key tile and of the 16-query group
+    const Index sizes[][4] = {{1, 1, 1, 1},    {1, 5, 3, 2},    {3, 7, 5, 9},     {4, 8, 4, 8},
+                              {5, 9, 6, 7},    {8, 16, 8, 16},  {13, 17, 11, 10}, {16, 64, 64, 64},
+                              {17, 65, 64, 63}, {33, 63, 31, 33}, {70, 130, 21, 19}, {129, 72, 36, 17}};
+    std::uint64_t seed = 1;
+    for (const auto& s : sizes) {
+        const Index nq = s[0], nk = s[1], d = s[2], dv = s[3];
+        for (int variant = 0; variant < 4; ++variant) {
+            AttentionOptions o;
+            o.causal = variant == 1 || variant == 3;
+            if (variant >= 2) o.valid_length = std::max<Index>(1, nk * 2 / 3);
+            if (variant == 3) o.scale = 0.7f;
+            check_against_reference(nq, nk, d, dv, o, seed += 3);
+        }
+    }
+}
+
+TEST_CASE("kernel: causal with more keys than queries and more queries than keys") {
+    for (const auto& [nq, nk] : {std::pair<Index, Index>{10, 100}, {100, 10}, {67, 67}}) {
+        AttentionOptions o;
+        o.causal = true;
+        check_against_reference(nq, nk, 12, 5, o, std::uint64_t(nq * 31 + nk));
+        o.valid_length = 7;
+        check_against_reference(nq, nk, 12, 5, o, std::uint64_t(nq * 37 + nk));
+    }
+}
+
+TEST_CASE("kernel: queries that may see no key get a zero output, never NaN") {
+    const Mat Q = random_matrix(9, 5, 1), K = random_matrix(11, 5, 2), V = random_matrix(11, 3, 3);
+    AttentionOptions o;
+    o.valid_length = 0;
+    for (bool causal : {false, true}) {
+        o.causal = causal;
+        const KernelResult r = attention_kernel(Q, K, V, kernel_options(o, 5), true);
+        CHECK((r.output.array() == 0).all());
+        CHECK((r.weights.array() == 0).all());
+        CHECK(r.output.allFinite());
+        CHECK((attention_output(Q, K, V, o).array() == 0).all());
+        CHECK(max_rel_error(attention_output(Q, K, V, o), attention_reference(Q, K, V, o).output) == 0);
+    }
+}
+
+TEST_CASE("kernel: scores far apart (weights that underflow to 0) and a large scale") {
+    Mat Q = random_matrix(20, 8, 5) * 30, K = random_matrix(90, 8, 6) * 30;
+    const Mat V = random_matrix(90, 4, 7);
+    AttentionOptions o;
+    o.scale = 0.5f;  // scores up to about 3600: most weights are exactly 0
+    const AttentionResult ref = attention_reference(Q, K, V, o);
+    const KernelResult r = attention_kernel(Q, K, V, kernel_options(o, 8), true);
+    // the exponent argument is rounded like the scores, about |score| * 6e-8
+    CHECK(max_rel_error(r.output, ref.output) < 1e-3);
+    CHECK(r.output.allFinite());
+    check_rows_sum_to_one_or_zero(r.weights);
+}
+
+TEST_CASE("kernel: large values are summed without overflow") {
+    const Mat Q = random_matrix(6, 4, 1), K = random_matrix(300, 4, 2);
+    Mat V = random_matrix(300, 3, 3);
+    V.col(1) *= 3e37f;  // 300 of these would overflow float32 if summed unscaled
+    const AttentionResult ref = attention_reference(Q, K, V, {});
+    const Mat out = attention_output(Q, K, V);
+    CHECK(out.allFinite());
+    CHECK(max_rel_error(out.col(0), ref.output.col(0)) < 1e-5);
+    CHECK(max_rel_error(out.col(1) / 3e37f, ref.output.col(1) / 3e37f) < 1e-5);
+}
+
+TEST_CASE("kernel: overflowing scores are an error; huge inputs whose scores are finite are not") {
+    const Mat big = Mat::Constant(3, 2, 1e20f);
+    CHECK(error_of([&] { attention_output(big, big, big); }) ==
+          "the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
+    // orthogonal: |q| |k| is 1e38, but every score is 0 (the careful path)
+    Mat Q(2, 2), K(2, 2);
+    Q << 1e19f, 0, 1e19f, 0;
+    K << 0, 1e19f, 0, 1e19f;
+    const Mat V = random_matrix(2, 3, 1);
+    CHECK(max_rel_error(attention_output(Q, K, V), attention_reference(Q, K, V).output) < 1e-6);
+}
+
+TEST_CASE("kernel: views with a row stride (the heads of multi-head attention)") {
+    const Mat X = random_matrix(37, 24, 3);
+    AttentionOptions o;
+    o.causal = true;
+    const MatRef Q = X.middleCols(0, 8), K = X.middleCols(8, 8), V = X.middleCols(16, 8);
+    CHECK(max_rel_error(attention_output(Q, K, V, o), attention_reference(Q, K, V, o).output) < 1e-5);
+}
+
+TEST_CASE("kernel: attention() uses it for the output; the result is the same") {
+    const Mat Q = random_matrix(40, 16, 1), K = random_matrix(50, 16, 2), V = random_matrix(50, 16, 3);
+    AttentionOptions o;
+    o.causal = true;
+    o.valid_length = 45;
+    const AttentionResult full = attention(Q, K, V, o);
+    const AttentionResult ref = attention_reference(Q, K, V, o);
+    CHECK(max_rel_error(full.output, ref.output) < 1e-5);
+    CHECK((full.output.array() == attention_output(Q, K, V, o).array()).all());
+    const Mat from_weights = full.weights * V;
+    CHECK(max_rel_error(full.output, from_weights) < 1e-5);
+}
+
+TEST_CASE("kernel: attention_output has no map limit, but a work limit, and checks like attention()") {
+    const Mat tall = Mat::Zero(5000, 1);
+    AttentionOptions padded;
+    padded.valid_length = 9;  // keeps the test quick: the kernel skips padding
+    CHECK(contains(error_of([&] { attention(tall, tall, tall, padded); }), "5000 queries x 5000 keys is too large"));
+    const Mat out = attention_output(tall, tall, tall, padded);
+    CHECK(out.rows() == 5000);
+    CHECK((out.array() == 0).all());
+    const Mat wide = Mat::Zero(20000, 64);  // 20000^2 * 64 multiply-adds > 2^34
+    CHECK(contains(error_of([&] { attention_output(wide, wide, wide.leftCols(1)); }),
+                   "the dot score of (20000, 64) queries against (20000, 64) keys is too large"));
+    const Mat Q = random_matrix(2, 3, 1), K = random_matrix(4, 2, 2), V = random_matrix(4, 2, 3);
+    CHECK(error_of([&] { attention_output(Q, K, V); }) == "key has 2 columns but query has 3; the dot score needs equal widths");
+    AttentionOptions o;
+    o.valid_length = 5;
+    CHECK(contains(error_of([&] { attention_output(K, K, V, o); }), "validLength must be between 0 and the number of keys (4)"));
+    Mat bad = K;
+    bad(1, 1) = std::numeric_limits<Scalar>::quiet_NaN();
+    CHECK(contains(error_of([&] { attention_output(bad, K, V); }), "query has NaN at row 1, column 1"));
+}
+
+TEST_CASE("kernel: other scores and explicit masks take the full path") {
+    AttentionOptions o;
+    CHECK(kernel_applies(o));
+    o.causal = true;
+    o.valid_length = 2;
+    CHECK(kernel_applies(o));
+    o.mask = Mask::Constant(3, 4, true);
+    CHECK(!kernel_applies(o));
+    o.mask = Mask();
+    o.score = Score::general;
+    CHECK(!kernel_applies(o));
+    const Mat Q = random_matrix(3, 2, 1), K = random_matrix(4, 2, 2), V = random_matrix(4, 2, 3);
+    o.params.W = random_matrix(2, 2, 4);
+    CHECK(max_rel_error(attention_output(Q, K, V, o), attention_reference(Q, K, V, o).output) < 1e-5);
+}
