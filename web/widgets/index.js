@@ -1,7 +1,17 @@
 // Every widget by name (the value of data-widget), loaded only when used.
 export const WIDGETS = {
   'kv-query': () => import('./kv-query.js'),
+  'score-functions': () => import('./score-functions.js'),
+  'softmax-scaling': () => import('./softmax-scaling.js'),
   'attention-map': () => import('./attention-map.js'),
+  'self-attention': () => import('./self-attention.js'),
+  'masking': () => import('./masking.js'),
+  'multi-head': () => import('./multi-head.js'),
+  'positional-encoding': () => import('./positional-encoding.js'),
+  'cross-attention': () => import('./cross-attention.js'),
+  'conditional': () => import('./conditional.js'),
+  'complexity': () => import('./complexity.js'),
+  'concepts': () => import('./concepts.js'),
 };
 
 export const WIDGET_NAMES = Object.keys(WIDGETS);

@@ -1,0 +1,131 @@
+// Browser test of the cross-attention widget: a rectangular map (rows = target
+// words, columns = source words) of the core's weights beside the target's
+// self-attention; focused cells explain their weight; the example pairs, the
+// view and the URL state; bad input as a message; the widget alone in an embed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import createAttention from '../../web/wasm/attention.mjs';
+import { tokenize } from '../../web/text.js';
+import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+
+const W = '[data-widget="cross-attention"]';
+let browser, att;
+before(async () => { [browser, att] = await Promise.all([startBrowser(), createAttention()]); });
+after(async () => { await browser?.close(); });
+
+// the widget's computation, in this process
+function expected(source, target, { dK = 16, seed = 1 } = {}) {
+  const s = tokenize(source), t = tokenize(target);
+  const Xs = att.embedTokens({ tokens: s, d: 32, seed }), Xt = att.embedTokens({ tokens: t, d: 32, seed });
+  return { source: s, target: t,
+    cross: att.crossAttention({ input: Xt, memory: Xs, dK, seed }), self: att.selfAttention({ input: Xt, dK, seed }) };
+}
+
+async function ready(page) {
+  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
+}
+
+// the map of kind ('cross' or 'self') shows the core's weights with its labels
+async function assertMap(page, want, kind, what) {
+  const map = page.locator(`${W} .ca-${kind}`);
+  const cols = kind === 'cross' ? want.source : want.target;
+  await eventually(async () => (await map.locator('.heatmap-cell').count()) === want.target.length * cols.length,
+    { message: `${what}: a ${want.target.length} × ${cols.length} ${kind} map` });
+  assert.deepEqual(await map.locator('.heatmap-row').allTextContents(), want.target, `${what}: rows = target words`);
+  assert.deepEqual(await map.locator('.heatmap-col').allTextContents(), cols, `${what}: columns`);
+  const texts = await map.locator('.heatmap-cell text').allTextContents();
+  want[kind].weights.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: ${kind} cell ${k}`));
+}
+
+test('i have a dream ↔ 我有一个梦想: a 6 × 4 cross map beside the 6 × 6 self map, from the core', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=cross-attention');
+  await ready(page);
+  const want = expected('i have a dream', '我有一个梦想');
+  await assertMap(page, want, 'cross', 'default');
+  await assertMap(page, want, 'self', 'default');
+  for (let i = 0; i < 6; i++) {
+    const row = want.cross.weights.data.subarray(4 * i, 4 * i + 4).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(row - 1) < 1e-6, 'each target word’s row sums to 1');
+  }
+  // the claim on the page: both maps use the same queries
+  assert.equal(att.maxAbsDifference(want.cross.Q, want.self.Q), 0);
+  assert.match(await page.locator(`${W} .ca-same`).textContent(), /same queries/);
+  assert.match(await page.locator(`${W} .ca-explain`).textContent(), /K and V come from the same source/);
+  assert.match(await page.locator(`${W} .ca-cross .ca-shape`).textContent(), /Q 6 × 16 from the target; K 4 × 16 and V 4 × 16 from the source → map 6 × 4, output 6 × 16/);
+  assert.match(await page.locator(`${W} .ca-self .ca-shape`).textContent(), /map 6 × 6/);
+  assert.match(await page.locator(`${W} .illustrative`).textContent(), /Illustrative/);
+
+  // keyboard: row "梦", column "dream" of the cross map
+  const cells = page.locator(`${W} .ca-cross .heatmap-cell`);
+  await cells.nth(0).focus();
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await eventually(async () => (await page.locator(`${W} .steps-title`).textContent()) === 'Cross-attention: “梦” → “dream”');
+  const field = (f) => page.locator(`${W} [data-field="${f}"]`).textContent();
+  const at = (m) => m.data[4 * 4 + 3];
+  assertShown(await field('dot'), at(want.cross.scores), 3, 'q·k');
+  assertShown(await field('scaled'), at(want.cross.scaled), 3, 'scaled');
+  assertShown(await field('weight'), at(want.cross.weights), 4, 'weight');
+  let url = new URL(page.url()).searchParams;
+  assert.deepEqual([url.get('map'), url.get('row'), url.get('col')], ['cross', '4', '3']);
+  // the self map: its own cell
+  await page.locator(`${W} .ca-self .heatmap-cell`).nth(0).focus();
+  await page.keyboard.press('ArrowRight');
+  await eventually(async () => (await page.locator(`${W} .steps-title`).textContent()) === 'Self-attention (target): “我” → “有”');
+  assertShown(await field('weight'), want.self.weights.data[1], 4, 'self weight');
+  assert.equal(await page.locator(`${W} .is-selected`).count(), 1, 'one selected cell');
+  url = new URL(page.url()).searchParams;
+  assert.deepEqual([url.get('map'), url.get('row'), url.get('col')], ['self', '0', '1']);
+  assertClean(log, browser.origin);
+  await page.close();
+});
+
+test('example pairs, the view and d_k change the maps; the URL keeps them (full page)', async () => {
+  const { page, log } = await openPage(browser, '?cross-attention.mode=cross&cross-attention.dK=64&cross-attention.seed=3');
+  await ready(page);
+  let want = expected('i have a dream', '我有一个梦想', { dK: 64, seed: 3 });
+  await assertMap(page, want, 'cross', 'from the URL');
+  assert.equal(await page.locator(`${W} .ca-self`).count(), 0, 'only the cross map');
+  assert.ok(await page.locator(`${W} .ca-same`).isHidden());
+  assert.ok(await page.locator(W).getByRole('radio', { name: 'Cross-attention' }).isChecked());
+
+  await page.locator(W).getByRole('button', { name: 'Thinking Machines ↔ 思考的机器' }).click();
+  want = expected('Thinking Machines', '思考的机器', { dK: 64, seed: 3 });
+  await assertMap(page, want, 'cross', 'Thinking Machines');
+  assert.equal(await page.locator(W).getByLabel('Source sentence (gives K and V)').inputValue(), 'Thinking Machines');
+  assert.equal(await page.locator(W).getByLabel('Target sentence (gives Q)').inputValue(), '思考的机器');
+
+  await page.locator(W).getByRole('radio', { name: 'Self-attention (target)' }).check();
+  await assertMap(page, want, 'self', 'self only');
+  assert.equal(await page.locator(`${W} .ca-cross`).count(), 0);
+  await page.locator(W).getByRole('radio', { name: '4', exact: true }).check();
+  want = expected('Thinking Machines', '思考的机器', { dK: 4, seed: 3 });
+  await assertMap(page, want, 'self', 'd_k = 4');
+  const params = new URL(page.url()).searchParams;
+  assert.deepEqual(['source', 'target', 'mode', 'dK', 'seed'].map((k) => params.get(`cross-attention.${k}`)),
+    ['Thinking Machines', '思考的机器', 'self', '4', '3']);
+  await page.reload();
+  await ready(page);
+  await assertMap(page, want, 'self', 'reloaded');
+  assertClean(log, browser.origin);
+  await page.close();
+});
+
+test('an empty or overlong sentence is a visible message (in Chinese too); typed text stays text', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=cross-attention&lang=zh&source=attention%20is%20all%20you%20need');
+  await ready(page);
+  await assertMap(page, expected('attention is all you need', '我有一个梦想'), 'cross', 'source from the URL');
+  const alert = page.locator(`${W} [role="alert"]`);
+  const target = page.locator(W).getByLabel('目标句（提供 Q）');
+  await target.fill('  ');
+  await eventually(async () => (await alert.isVisible()) && /请输入一个句子/.test(await alert.textContent()));
+  await target.fill(Array.from({ length: 500 }, () => 'a').join(' '));
+  await eventually(async () => /500/.test(await alert.textContent()));
+  await target.fill('<i>x</i> 梦想');
+  await eventually(async () => !(await alert.isVisible()));
+  await assertMap(page, expected('attention is all you need', '<i>x</i> 梦想'), 'cross', 'recovered');
+  assert.equal(await page.locator(`${W} i`).count(), 0, 'no element made from the text');
+  assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
+  assertClean(log, browser.origin);
+  await page.close();
+});

@@ -1,0 +1,229 @@
+// Widget "cross-attention": a sentence and its translation. In cross-attention
+// the queries come from the target (the translation being written) and the
+// keys and values from the source, so the map is rectangular: one row per
+// target word, one column per source word. Beside it, self-attention of the
+// target, where Q, K and V all come from the target: same queries, other keys.
+import { element } from '../dom.js';
+import { formatNumber } from '../render/format.js';
+import { heatmap, legend } from '../render/heatmap.js';
+import { svg } from '../render/svg.js';
+import { sentenceTokens } from '../text.js';
+
+export const name = 'cross-attention';
+
+// width of the word vectors (both sentences share them)
+const D = 32;
+
+// Example pairs: a source sentence and its translation (string keys).
+const PAIRS = [
+  { label: 'pairDream', source: 'sourceDream', target: 'targetDream' },
+  { label: 'pairThinking', source: 'sourceThinking', target: 'targetThinking' },
+  { label: 'pairAttention', source: 'sourceAttention', target: 'targetAttention' },
+  { label: 'pairBack', source: 'targetDream', target: 'sourceDream' },
+];
+
+const pairStrings = {
+  sourceDream: 'i have a dream', targetDream: '我有一个梦想',
+  sourceThinking: 'Thinking Machines', targetThinking: '思考的机器',
+  sourceAttention: 'attention is all you need', targetAttention: '注意力就是你所需要的一切',
+};
+
+export const strings = {
+  en: {
+    ...pairStrings,
+    title: 'Cross-attention: one sentence asks, another answers',
+    intro: 'In self-attention Q, K and V come from the same sentence. In cross-attention, as in a translator’s decoder, the queries come from the sentence being written (the target) while the keys and the values come from the source sentence.',
+    source: 'Source sentence (gives K and V)', target: 'Target sentence (gives Q)',
+    mode: 'Show', both: 'Both', cross: 'Cross-attention', self: 'Self-attention (target)',
+    dK: 'Width d_k of Q and K', seed: 'Random projections (seed)',
+    pairs: 'Example pairs', pairDream: 'i have a dream ↔ 我有一个梦想', pairThinking: 'Thinking Machines ↔ 思考的机器',
+    pairAttention: 'attention is all you need ↔ 注意力就是你所需要的一切', pairBack: '我有一个梦想 ↔ i have a dream',
+    explain: 'K and V come from the same source, Q from another sentence: each target word (a row) asks which source words (the columns) it needs, and gets back a mix of their values.',
+    crossTitle: 'Cross-attention: rows = target words (Q), columns = source words (K, V)',
+    selfTitle: 'Self-attention of the target: Q, K and V all from the target',
+    crossShape: 'Q {qr} × {qc} from the target; K {kr} × {kc} and V {vr} × {vc} from the source → map {ar} × {ac}, output {or} × {oc}',
+    selfShape: 'Q {qr} × {qc}, K {kr} × {kc}, V {vr} × {vc}, all from the target → map {ar} × {ac}, output {or} × {oc}',
+    sameQueries: 'Both maps use the same queries (same target words, same W^Q): only where K and V come from has changed.',
+    mapTitle: '{kind}: “{target}” attending to “{memory}”',
+    cellLabel: '{q} → {k}: weight {w}', weights: 'weights',
+    selected: '{kind}: “{q}” → “{k}”',
+    dot: 'q·k', scaled: 'scaled q·k / √{d}', weight: 'weight (softmax of the row)',
+    csvMap: 'map', csvQuery: 'query (target)',
+  },
+  zh: {
+    ...pairStrings,
+    title: '交叉注意力：一个句子提问，另一个句子回答',
+    intro: '在自注意力中，Q、K、V 来自同一个句子。在交叉注意力中（比如翻译模型的解码器），查询来自正在生成的句子（目标句），而键和值来自源句。',
+    source: '源句（提供 K 和 V）', target: '目标句（提供 Q）',
+    mode: '显示', both: '两者对比', cross: '交叉注意力', self: '自注意力（目标句）',
+    dK: 'Q 和 K 的维度 d_k', seed: '随机投影（种子）',
+    pairs: '示例句对', pairDream: 'i have a dream ↔ 我有一个梦想', pairThinking: 'Thinking Machines ↔ 思考的机器',
+    pairAttention: 'attention is all you need ↔ 注意力就是你所需要的一切', pairBack: '我有一个梦想 ↔ i have a dream',
+    explain: 'K 和 V 同源，Q 与 K、V 不同源：目标句的每个词（一行）询问需要源句中的哪些词（各列），得到这些词的值的加权混合。',
+    crossTitle: '交叉注意力：行 = 目标句的词（Q），列 = 源句的词（K、V）',
+    selfTitle: '目标句的自注意力：Q、K、V 都来自目标句',
+    crossShape: 'Q {qr} × {qc} 来自目标句；K {kr} × {kc} 和 V {vr} × {vc} 来自源句 → 注意力图 {ar} × {ac}，输出 {or} × {oc}',
+    selfShape: 'Q {qr} × {qc}、K {kr} × {kc}、V {vr} × {vc} 都来自目标句 → 注意力图 {ar} × {ac}，输出 {or} × {oc}',
+    sameQueries: '两张图的查询完全相同（同样的目标词、同样的 W^Q）：变的只是 K 和 V 的来源。',
+    mapTitle: '{kind}：“{target}”关注“{memory}”',
+    cellLabel: '{q} → {k}：权重 {w}', weights: '权重',
+    selected: '{kind}：“{q}” → “{k}”',
+    dot: 'q·k', scaled: '缩放后 q·k / √{d}', weight: '权重（该行的 softmax）',
+    csvMap: '注意力图', csvQuery: '查询（目标句）',
+  },
+};
+
+export const defaults = { source: 'i have a dream', target: '我有一个梦想', mode: 'both', dK: '16', seed: 1, map: 'cross', row: 0, col: 0 };
+
+export const controls = [
+  { key: 'source', type: 'text', label: 'source', maxLength: 2000 },
+  { key: 'target', type: 'text', label: 'target', maxLength: 2000 },
+  { key: 'mode', type: 'choice', label: 'mode', options: [
+    { value: 'both', label: 'both' }, { value: 'cross', label: 'cross' }, { value: 'self', label: 'self' }] },
+  { key: 'dK', type: 'choice', label: 'dK', options: ['4', '16', '64'].map((v) => ({ value: v, label: v })) },
+  { key: 'seed', type: 'range', label: 'seed', min: 0, max: 99, step: 1 },
+  // the focused cell, and in which map
+  { key: 'map', type: 'choice', hidden: true, options: [{ value: 'cross', label: 'cross' }, { value: 'self', label: 'self' }] },
+  { key: 'row', type: 'range', min: 0, max: 63, step: 1, hidden: true },
+  { key: 'col', type: 'range', min: 0, max: 63, step: 1, hidden: true },
+];
+
+// Both sentences become word vectors (the same word gets the same vector in
+// either); the same seeded projections serve both attentions.
+export function compute(att, state, t) {
+  const source = sentenceTokens(state.source, t, 32);
+  const target = sentenceTokens(state.target, t, 32);
+  const dK = Number(state.dK);
+  const Xs = att.embedTokens({ tokens: source, d: D, seed: state.seed });
+  const Xt = att.embedTokens({ tokens: target, d: D, seed: state.seed });
+  const pick = (r) => ({ Q: shapeOf(r.Q), K: shapeOf(r.K), V: shapeOf(r.V), output: shapeOf(r.output),
+    scores: r.scores, scaled: r.scaled, weights: r.weights });
+  return {
+    source, target, dK,
+    cross: pick(att.crossAttention({ input: Xt, memory: Xs, dK, seed: state.seed })),
+    self: pick(att.selfAttention({ input: Xt, dK, seed: state.seed })),
+  };
+}
+
+function shapeOf(m) {
+  return { rows: m.rows, cols: m.cols };
+}
+
+const columnsOf = (data, kind) => (kind === 'cross' ? data.source : data.target);
+
+function mapOf(data, kind, t, selected, onCell) {
+  const cols = columnsOf(data, kind), m = data[kind].weights;
+  return heatmap({
+    rowLabels: data.target, colLabels: cols, values: m.data, min: 0, max: 1, digits: 2, selected, onCell,
+    title: t('mapTitle', { kind: t(kind), target: data.target.join(' '), memory: cols.join(' ') }),
+    describe: (i, j) => t('cellLabel', { q: data.target[i], k: cols[j], w: formatNumber(m.data[i * cols.length + j], { digits: 3 }) }),
+  });
+}
+
+export function build(body, { t, setState }) {
+  const pairs = element('div', 'presets ca-pairs');
+  pairs.setAttribute('role', 'group');
+  pairs.setAttribute('aria-label', t('pairs'));
+  pairs.append(element('span', 'ca-pairs-label', t('pairs')));
+  for (const pair of PAIRS) {
+    const button = element('button', 'preset', t(pair.label));
+    button.type = 'button';
+    button.addEventListener('click', () => setState({ source: t(pair.source), target: t(pair.target) }));
+    pairs.append(button);
+  }
+  const explain = element('p', 'ca-explain', t('explain'));
+  const maps = element('div', 'ca-maps');
+  const mapsLegend = element('div', 'ca-legend');
+  const same = element('p', 'muted ca-same', t('sameQueries'));
+  const details = element('div', 'cell-details');
+  details.setAttribute('aria-live', 'polite');
+  body.append(pairs, explain, maps, mapsLegend, same, details, element('p', 'illustrative', t('illustrative')));
+  return { maps, mapsLegend, same, details };
+}
+
+function showCell(view, data, kind, i, j, t) {
+  const r = data[kind], n = columnsOf(data, kind).length;
+  const at = (m) => m.data[i * n + j];
+  const list = element('dl', 'steps');
+  for (const [key, value] of [['dot', formatNumber(at(r.scores), { digits: 3 })], ['scaled', formatNumber(at(r.scaled), { digits: 3 })],
+    ['weight', formatNumber(at(r.weights), { digits: 4 })]]) {
+    const item = element('div', `step step-${key}`);
+    const dd = element('dd', '', value);
+    dd.dataset.field = key;
+    item.append(element('dt', '', t(key, { d: data.dK })), dd);
+    list.append(item);
+  }
+  view.details.replaceChildren(element('h4', 'steps-title', t('selected', { kind: t(kind), q: data.target[i], k: columnsOf(data, kind)[j] })), list);
+}
+
+function shapeText(r, kind, t) {
+  return t(kind === 'cross' ? 'crossShape' : 'selfShape', { qr: r.Q.rows, qc: r.Q.cols, kr: r.K.rows, kc: r.K.cols,
+    vr: r.V.rows, vc: r.V.cols, ar: r.weights.rows, ac: r.weights.cols, or: r.output.rows, oc: r.output.cols });
+}
+
+export function render(view, data, state, ctx) {
+  const { t } = ctx;
+  const kinds = state.mode === 'both' ? ['cross', 'self'] : [state.mode];
+  const active = kinds.includes(state.map) ? state.map : kinds[0];
+  const clamp = (kind) => [Math.min(state.row, data.target.length - 1), Math.min(state.col, columnsOf(data, kind).length - 1)];
+  const drawn = [];
+  view.maps.classList.toggle('is-pair', kinds.length > 1);
+  view.maps.replaceChildren(...kinds.map((kind) => {
+    const map = mapOf(data, kind, t, kind === active ? clamp(kind) : [0, 0], (i, j) => {
+      for (const other of drawn) if (other.kind !== kind) other.element.querySelector('.is-selected')?.classList.remove('is-selected');
+      showCell(view, data, kind, i, j, t);
+      const s = ctx.state;
+      if (s.map !== kind || s.row !== i || s.col !== j) ctx.setState({ map: kind, row: i, col: j }, { quiet: true });
+    });
+    if (kind !== active) map.element.querySelector('.is-selected')?.classList.remove('is-selected');
+    drawn.push({ kind, element: map.element });
+    const figure = element('figure', `ca-map ca-${kind}`);
+    const caption = element('figcaption', 'ca-caption');
+    caption.append(element('strong', '', t(`${kind}Title`)), element('span', 'ca-shape', shapeText(data[kind], kind, t)));
+    figure.append(caption, map.element);
+    return figure;
+  }));
+  view.mapsLegend.replaceChildren(legend({ min: 0, max: 1, label: t('weights') }));
+  view.same.hidden = kinds.length < 2;
+  showCell(view, data, active, ...clamp(active), t);
+}
+
+// The drawn maps side by side, each under its title, for export.
+function composite(items, gap = 24) {
+  const root = svg('svg', { 'font-family': 'system-ui, sans-serif' });
+  let x = 0, height = 0;
+  for (const item of items) {
+    root.append(svg('text', { x, y: 14, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, item.title));
+    item.svg.removeAttribute('style');
+    item.svg.setAttribute('x', x);
+    item.svg.setAttribute('y', 22);
+    root.append(item.svg);
+    x += Math.max(Number(item.svg.getAttribute('width')), item.title.length * 7) + gap;
+    height = Math.max(height, Number(item.svg.getAttribute('height')) + 22);
+  }
+  const width = x - gap;
+  Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height }).forEach(([k, v]) => root.setAttribute(k, v));
+  return root;
+}
+
+export function exports(data, state, t) {
+  const kinds = state.mode === 'both' ? ['cross', 'self'] : [state.mode];
+  return {
+    visual: () => composite(kinds.map((kind) => ({ title: t(kind), svg: mapOf(data, kind, t, null, () => {}).element }))),
+    csv: () => {
+      const width = Math.max(...kinds.map((kind) => columnsOf(data, kind).length));
+      return {
+        header: [t('csvMap'), t('csvQuery'), ...Array.from({ length: width }, (_, j) => String(j + 1))],
+        rows: kinds.flatMap((kind) => {
+          const cols = columnsOf(data, kind), m = data[kind].weights;
+          return [[t(kind), '', ...cols], ...data.target.map((q, i) => [t(kind), q, ...Array.from(m.data.subarray(i * cols.length, (i + 1) * cols.length))])];
+        }),
+      };
+    },
+    json: () => ({
+      source: data.source, target: data.target, dK: data.dK,
+      cross: { scores: data.cross.scores, scaled: data.cross.scaled, weights: data.cross.weights },
+      self: { scores: data.self.scores, scaled: data.self.scaled, weights: data.self.weights },
+    }),
+  };
+}

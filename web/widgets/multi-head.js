@@ -1,0 +1,304 @@
+// Widget "multi-head": h heads side by side. Q, K and V (n × d_model) are cut
+// into h slices of width d_model/h; each head attends with its own slice and
+// draws its own map; the head outputs Z_h (n × d_model/h) are concatenated
+// back to n × d_model and mixed by W^O. The shapes are printed from the core's
+// matrices; focusing any cell shows its number.
+import { element } from '../dom.js';
+import { mergeStrings } from '../i18n.js';
+import { formatNumber } from '../render/format.js';
+import { heatmap, legend } from '../render/heatmap.js';
+import { svg } from '../render/svg.js';
+import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
+import { sentenceTokens } from '../text.js';
+
+export const name = 'multi-head';
+
+// the width of the word vectors and of the model: heads must divide it
+const D_MODEL = 32;
+const HEADS = ['1', '2', '4', '8'];
+
+export const strings = mergeStrings(sentenceStrings, {
+  en: {
+    title: 'Multi-head attention: several maps at once',
+    intro: 'One head gives one map. With h heads, Q, K and V are cut into h slices of width d_model/h; each head attends with its own slice and draws its own map. The heads’ outputs are put side by side (concatenated) and mixed by one more matrix, W^O.',
+    sentence: 'Sentence', heads: 'Heads h (d_model = 32)', seed: 'Random projections (seed)',
+    mapsTitle: 'One attention map per head', head: 'Head {h}',
+    headCaption: 'Head {h}: A{sub}, {rows} × {cols}',
+    mapsFormula: 'Each head h: A_h = softmax(Q_h K_hᵀ / √{dh}), from its own slices of width d_model/h = {dh}.',
+    headMapTitle: 'Attention weights of head {h} for “{sentence}”',
+    headCell: 'head {h}, {q} → {k}: weight {w}',
+    concatTitle: 'The heads’ outputs, concatenated',
+    concatCaption: 'Concat(Z₁ … Z{last}) = [Z₁ | … | Z{last}]: {rows} × {cols}; each Z_h = A_h V_h is {rows} × {dh}',
+    concatCell: '{q}, column {c} (head {h}, its column {k}): {v}',
+    outputTitle: 'The output after W^O',
+    outputCaption: 'Output = Concat · W^O, with W^O {wr} × {wc}: {rows} × {cols}',
+    outputCell: '{q}, column {c}: {v}',
+    shapes: 'Shapes',
+    shapeQkv: 'Q, K, V = X·W^Q, X·W^K, X·W^V: {rows} × {cols} each, cut into {h} slices of {rows} × {dh}',
+    shapeHead: 'per head: Q_h, K_h, V_h {rows} × {dh} → map A_h {n} × {n} → Z_h = A_h V_h {rows} × {dh}',
+    shapeConcat: 'concatenated: {h} × ({rows} × {dh}) → {rows} × {cols}',
+    shapeOutput: 'after W^O ({wr} × {wc}): {rows} × {cols}, the width the next layer expects',
+    selectedMap: 'Head {h}: “{q}” → “{k}”',
+    selectedConcat: 'Concat, row “{q}”, column {c}: head {h}’s output Z_{h}, its column {k}',
+    selectedOutput: 'Output, row “{q}”, column {c}: row “{q}” of Concat times column {c} of W^O',
+    dot: 'q·k (slices of width {dh})', weight: 'weight', scaled: 'scaled q·k / √{dh}', value: 'value', scale: 'scale 1/√(d_model/h)',
+    weights: 'weights', values: 'values',
+    csvMatrix: 'matrix', csvRow: 'row', csvHead: 'head {h} weights', csvConcat: 'concat', csvOutput: 'output',
+  },
+  zh: {
+    title: '多头注意力：同时画出几张注意力图',
+    intro: '一个头给出一张图。有 h 个头时，Q、K、V 被切成 h 份，每份宽 d_model/h；每个头用自己那一份计算注意力，画出自己的图。各头的输出并排拼接（concat），再乘以一个矩阵 W^O 融合。',
+    sentence: '句子', heads: '头数 h（d_model = 32）', seed: '随机投影（种子）',
+    mapsTitle: '每个头一张注意力图', head: '第 {h} 个头',
+    headCaption: '第 {h} 个头：A{sub}，{rows} × {cols}',
+    mapsFormula: '每个头 h：A_h = softmax(Q_h K_hᵀ / √{dh})，用它自己那一份宽 d_model/h = {dh} 的切片。',
+    headMapTitle: '第 {h} 个头对“{sentence}”的注意力权重',
+    headCell: '第 {h} 个头，{q} → {k}：权重 {w}',
+    concatTitle: '各头的输出，拼接在一起',
+    concatCaption: 'Concat(Z₁ … Z{last}) = [Z₁ | … | Z{last}]：{rows} × {cols}；每个 Z_h = A_h V_h 为 {rows} × {dh}',
+    concatCell: '{q}，第 {c} 列（第 {h} 个头的第 {k} 列）：{v}',
+    outputTitle: '乘以 W^O 之后的输出',
+    outputCaption: '输出 = Concat · W^O，W^O 为 {wr} × {wc}：{rows} × {cols}',
+    outputCell: '{q}，第 {c} 列：{v}',
+    shapes: '形状',
+    shapeQkv: 'Q、K、V = X·W^Q、X·W^K、X·W^V：各为 {rows} × {cols}，切成 {h} 份，每份 {rows} × {dh}',
+    shapeHead: '每个头：Q_h、K_h、V_h 为 {rows} × {dh} → 注意力图 A_h 为 {n} × {n} → Z_h = A_h V_h 为 {rows} × {dh}',
+    shapeConcat: '拼接：{h} × ({rows} × {dh}) → {rows} × {cols}',
+    shapeOutput: '乘以 W^O（{wr} × {wc}）之后：{rows} × {cols}，正是下一层需要的宽度',
+    selectedMap: '第 {h} 个头：“{q}” → “{k}”',
+    selectedConcat: 'Concat，“{q}”行，第 {c} 列：第 {h} 个头的输出 Z_{h} 的第 {k} 列',
+    selectedOutput: '输出，“{q}”行，第 {c} 列：Concat 的“{q}”行乘以 W^O 的第 {c} 列',
+    dot: 'q·k（宽 {dh} 的切片）', weight: '权重', scaled: '缩放后 q·k / √{dh}', value: '数值', scale: '缩放因子 1/√(d_model/h)',
+    weights: '权重', values: '数值',
+    csvMatrix: '矩阵', csvRow: '行', csvHead: '第 {h} 个头的权重', csvConcat: '拼接', csvOutput: '输出',
+  },
+});
+
+export const defaults = { sentence: 'i have a dream', heads: '4', seed: 1, part: 'map', head: 0, row: 0, col: 0 };
+
+export const controls = [
+  { key: 'sentence', type: 'text', label: 'sentence', maxLength: 2000, presets: SENTENCE_PRESETS },
+  { key: 'heads', type: 'choice', label: 'heads', options: HEADS.map((v) => ({ value: v, label: v })) },
+  { key: 'seed', type: 'range', label: 'seed', min: 0, max: 99, step: 1 },
+  // the focused cell: in a head's map, in Concat or in the output
+  { key: 'part', type: 'choice', hidden: true, options: ['map', 'concat', 'output'].map((v) => ({ value: v, label: v })) },
+  { key: 'head', type: 'range', min: 0, max: 7, step: 1, hidden: true },
+  { key: 'row', type: 'range', min: 0, max: 63, step: 1, hidden: true },
+  { key: 'col', type: 'range', min: 0, max: 63, step: 1, hidden: true },
+];
+
+const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+const sub = (k) => String(k).replace(/\d/g, (c) => SUBSCRIPTS[c]);
+
+// Word vectors of width 32, then h-head self-attention: every number from the core.
+export function compute(att, state, t) {
+  const tokens = sentenceTokens(state.sentence, t, 40);
+  const heads = Number(state.heads);
+  const X = att.embedTokens({ tokens, d: D_MODEL, seed: state.seed });
+  const r = att.multiHeadAttention({ input: X, heads, seed: state.seed });
+  return {
+    tokens, n: tokens.length, h: heads, dModel: r.Q.cols, dHead: r.heads[0].output.cols,
+    Q: { rows: r.Q.rows, cols: r.Q.cols },
+    Wo: { rows: r.projections.Wo.rows, cols: r.projections.Wo.cols },
+    heads: r.heads.map((head) => ({ scores: head.scores, scale: head.scale, scaled: head.scaled, weights: head.weights, output: head.output })),
+    concat: r.concat, output: r.output,
+  };
+}
+
+// The colour range of a signed matrix: symmetric around 0, rounded up to a tenth (display only).
+function signedRange(m) {
+  let top = 0;
+  for (const x of m.data) if (Number.isFinite(x)) top = Math.max(top, Math.abs(x));
+  return Math.max(0.1, Math.ceil(top * 10) / 10);
+}
+
+// The selection, clamped to the data (a shorter sentence or fewer heads).
+function selection(data, state) {
+  const part = state.part;
+  const head = Math.min(state.head, data.h - 1);
+  const row = Math.min(state.row, data.n - 1);
+  const cols = part === 'map' ? data.n : data.dModel;
+  return { part, head, row, col: Math.min(state.col, cols - 1) };
+}
+
+function headMap(data, h, t, selected, onCell) {
+  const m = data.heads[h].weights;
+  return heatmap({
+    rowLabels: data.tokens, colLabels: data.tokens, values: m.data, min: 0, max: 1, digits: 2,
+    title: t('headMapTitle', { h: h + 1, sentence: data.tokens.join(' ') }), selected, onCell,
+    describe: (i, j) => t('headCell', { h: h + 1, q: data.tokens[i], k: data.tokens[j], w: formatNumber(m.data[i * data.n + j], { digits: 3 }) }),
+  });
+}
+
+function concatMap(data, t, range, selected, onCell) {
+  const dh = data.dHead;
+  // a label over the first column of each head's block
+  const colLabels = Array.from({ length: data.dModel }, (_, c) => (c % dh === 0 ? `Z${c / dh + 1}` : ''));
+  const map = heatmap({
+    rowLabels: data.tokens, colLabels, values: data.concat.data, min: -range, max: range, digits: 2,
+    title: t('concatTitle'), selected, onCell,
+    describe: (i, c) => t('concatCell', { q: data.tokens[i], c: c + 1, h: Math.floor(c / dh) + 1, k: (c % dh) + 1,
+      v: formatNumber(data.concat.data[i * data.dModel + c], { digits: 3 }) }),
+  });
+  // a line between the heads' blocks
+  for (let h = 1; h < data.h; h++) {
+    const rect = map.element.querySelector(`.heatmap-cell[data-i="0"][data-j="${h * dh}"] rect`);
+    const x = Number(rect.getAttribute('x')) - 0.5, y = Number(rect.getAttribute('y')) - 0.5;
+    const height = Number(rect.getAttribute('height')) * data.n + data.n;
+    map.element.append(svg('line', { class: 'mh-divider', x1: x, y1: y - 4, x2: x, y2: y + height + 3, stroke: 'currentColor', 'stroke-width': 2 }));
+  }
+  return map;
+}
+
+function outputMap(data, t, range, selected, onCell) {
+  return heatmap({
+    rowLabels: data.tokens, colLabels: Array.from({ length: data.dModel }, (_, c) => String(c + 1)),
+    values: data.output.data, min: -range, max: range, digits: 2, title: t('outputTitle'), selected, onCell,
+    describe: (i, c) => t('outputCell', { q: data.tokens[i], c: c + 1, v: formatNumber(data.output.data[i * data.dModel + c], { digits: 3 }) }),
+  });
+}
+
+export function build(body, { t }) {
+  const shapes = element('ul', 'mh-shapes');
+  const shapesBox = element('div', 'mh-shapes-box');
+  shapesBox.append(element('h3', 'mh-heading', t('shapes')), shapes);
+  const maps = element('div', 'mh-maps');
+  const mapsBox = element('section', 'mh-part');
+  const mapsLegend = element('div', 'mh-legend');
+  const mapsFormula = element('p', 'mh-formula');
+  mapsBox.append(element('h3', 'mh-heading', t('mapsTitle')), mapsFormula, maps, mapsLegend);
+  const concat = element('figure', 'mh-figure');
+  const output = element('figure', 'mh-figure');
+  const details = element('div', 'cell-details mh-details');
+  details.setAttribute('aria-live', 'polite');
+  const note = element('p', 'illustrative', t('illustrative'));
+  body.append(shapesBox, mapsBox, details, concat, output, note);
+  return { shapes, mapsFormula, maps, mapsLegend, concat, output, details };
+}
+
+function showDetails(view, data, sel, t) {
+  const { part, head, row, col } = sel;
+  const q = data.tokens[row];
+  let title, items;
+  if (part === 'map') {
+    const H = data.heads[head];
+    const at = (m) => m.data[row * data.n + col];
+    title = t('selectedMap', { h: head + 1, q, k: data.tokens[col] });
+    items = [['dot', formatNumber(at(H.scores), { digits: 3 })], ['scale', formatNumber(H.scale, { digits: 4 })],
+      ['scaled', formatNumber(at(H.scaled), { digits: 3 })], ['weight', formatNumber(at(H.weights), { digits: 4 })]];
+  } else {
+    const m = part === 'concat' ? data.concat : data.output;
+    title = part === 'concat'
+      ? t('selectedConcat', { q, c: col + 1, h: Math.floor(col / data.dHead) + 1, k: (col % data.dHead) + 1 })
+      : t('selectedOutput', { q, c: col + 1 });
+    items = [['value', formatNumber(m.data[row * data.dModel + col], { digits: 4 })]];
+  }
+  const list = element('dl', 'steps');
+  for (const [key, value] of items) {
+    const item = element('div', `step step-${key}`);
+    const dd = element('dd', '', value);
+    dd.dataset.field = key;
+    item.append(element('dt', '', t(key, { dh: data.dHead })), dd);
+    list.append(item);
+  }
+  view.details.replaceChildren(element('h4', 'steps-title', title), list);
+}
+
+function figureOf(box, title, caption, map, legendRange, label) {
+  const head = element('figcaption', 'mh-caption');
+  head.append(element('strong', '', title), element('span', 'mh-shape', caption));
+  const scroll = element('div', 'map-figure');
+  scroll.append(map.element, legend({ min: -legendRange, max: legendRange, label }));
+  box.replaceChildren(head, scroll);
+}
+
+export function render(view, data, state, ctx) {
+  const { t } = ctx;
+  const sel = selection(data, state);
+  const sizes = { rows: data.Q.rows, cols: data.Q.cols, h: data.h, dh: data.dHead, n: data.n, wr: data.Wo.rows, wc: data.Wo.cols };
+  view.shapes.replaceChildren(...['shapeQkv', 'shapeHead', 'shapeConcat', 'shapeOutput'].map((key) => element('li', '', t(key, sizes))));
+
+  // every map and matrix: focusing a cell selects it (and only it) and shows its numbers
+  const all = [];
+  const pick = (part, head) => (i, j) => {
+    for (const other of all) if (other.part !== part || other.head !== head) other.element.querySelector('.is-selected')?.classList.remove('is-selected');
+    const next = { part, head, row: i, col: j };
+    showDetails(view, data, next, t);
+    const s = ctx.state;
+    if (s.part !== part || s.head !== head || s.row !== i || s.col !== j) ctx.setState(next, { quiet: true });
+  };
+  const selectedIn = (part, head = 0) => (sel.part === part && sel.head === head ? [sel.row, sel.col] : null);
+
+  view.maps.replaceChildren(...data.heads.map((H, h) => {
+    const map = headMap(data, h, t, selectedIn('map', h) ?? [0, 0], pick('map', h));
+    all.push({ part: 'map', head: h, element: map.element });
+    const figure = element('figure', 'mh-head');
+    figure.append(element('figcaption', 'mh-caption', t('headCaption', { h: h + 1, sub: sub(h + 1), dh: data.dHead,
+      rows: H.weights.rows, cols: H.weights.cols })), map.element);
+    return figure;
+  }));
+  view.mapsFormula.textContent = t('mapsFormula', { dh: data.dHead });
+  view.mapsLegend.replaceChildren(legend({ min: 0, max: 1, label: t('weights') }));
+
+  const cRange = signedRange(data.concat), oRange = signedRange(data.output);
+  const concat = concatMap(data, t, cRange, selectedIn('concat') ?? [0, 0], pick('concat', 0));
+  const output = outputMap(data, t, oRange, selectedIn('output') ?? [0, 0], pick('output', 0));
+  all.push({ part: 'concat', head: 0, element: concat.element }, { part: 'output', head: 0, element: output.element });
+  figureOf(view.concat, t('concatTitle'), t('concatCaption', { ...sizes, rows: data.concat.rows, cols: data.concat.cols, last: sub(data.h) }), concat, cRange, t('values'));
+  figureOf(view.output, t('outputTitle'), t('outputCaption', { ...sizes, rows: data.output.rows, cols: data.output.cols }), output, oRange, t('values'));
+  // only the selected cell carries the ring
+  for (const item of all) {
+    if (item.part !== sel.part || (item.part === 'map' && item.head !== sel.head)) item.element.querySelector('.is-selected')?.classList.remove('is-selected');
+  }
+  showDetails(view, data, sel, t);
+}
+
+// Several drawn SVGs in one, each under its title, for export.
+function composite(items, gap = 20) {
+  const root = svg('svg', { 'font-family': 'system-ui, sans-serif' });
+  let x = 0, y = 0, rowHeight = 0, width = 0;
+  for (const item of items) {
+    const w = Number(item.svg.getAttribute('width')), h = Number(item.svg.getAttribute('height')) + 22;
+    if (item.newRow && x > 0) { x = 0; y += rowHeight + gap; rowHeight = 0; }
+    root.append(svg('text', { x, y: y + 14, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, item.title));
+    const child = item.svg;
+    child.removeAttribute('style');
+    child.setAttribute('x', x);
+    child.setAttribute('y', y + 22);
+    root.append(child);
+    x += w + gap;
+    width = Math.max(width, x - gap);
+    rowHeight = Math.max(rowHeight, h);
+  }
+  const height = y + rowHeight;
+  Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height }).forEach(([k, v]) => root.setAttribute(k, v));
+  return root;
+}
+
+export function exports(data, state, t) {
+  const rows = (label, m) => data.tokens.map((token, i) => [label, token, ...Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols))]);
+  return {
+    visual: () => {
+      const none = () => {};
+      const cRange = signedRange(data.concat), oRange = signedRange(data.output);
+      return composite([
+        ...data.heads.map((_, h) => ({ title: t('head', { h: h + 1 }), svg: headMap(data, h, t, null, none).element, newRow: h > 0 && h % 4 === 0 })),
+        { title: t('concatTitle'), svg: concatMap(data, t, cRange, null, none).element, newRow: true },
+        { title: t('outputTitle'), svg: outputMap(data, t, oRange, null, none).element, newRow: true },
+      ]);
+    },
+    csv: () => ({
+      header: [t('csvMatrix'), t('csvRow'), ...Array.from({ length: Math.max(data.n, data.dModel) }, (_, j) => String(j + 1))],
+      rows: [
+        ...data.heads.flatMap((H, h) => rows(t('csvHead', { h: h + 1 }), H.weights)),
+        ...rows(t('csvConcat'), data.concat),
+        ...rows(t('csvOutput'), data.output),
+      ],
+    }),
+    json: () => ({
+      tokens: data.tokens, heads: data.h, dModel: data.dModel, dHead: data.dHead,
+      weights: data.heads.map((H) => H.weights), headOutputs: data.heads.map((H) => H.output),
+      concat: data.concat, output: data.output,
+    }),
+  };
+}
