@@ -16,6 +16,14 @@ inline Mat random_matrix(Index rows, Index cols, std::uint64_t seed) {
     return init_uniform(rows, cols, seed, stream::input, 1);
 }
 
+// a vector from a list: vec({1, 2, 3})
+inline Vec vec(std::initializer_list<Scalar> xs) {
+    Vec v(Index(xs.size()));
+    Index i = 0;
+    for (Scalar x : xs) v(i++) = x;
+    return v;
+}
+
 // largest |a - b| / (1 + |b|) over all entries
 inline double max_rel_error(const MatRef& a, const MatRef& b) {
     REQUIRE(a.rows() == b.rows());

@@ -5,13 +5,6 @@
 using namespace attn;
 using namespace attn::test;
 
-static Vec vec(std::initializer_list<Scalar> xs) {
-    Vec v(Index(xs.size()));
-    Index i = 0;
-    for (Scalar x : xs) v(i++) = x;
-    return v;
-}
-
 TEST_CASE("histogram: counts per bin, edges evenly spaced, values outside counted apart") {
     const Histogram h = histogram(vec({-5, -4, -3.5f, -0.01f, 0, 0.5f, 1, 3.99f, 4, 4.5f}), 8, -4, 4);
     REQUIRE(h.counts.size() == 8);

@@ -3,13 +3,6 @@
 using namespace attn;
 using namespace attn::test;
 
-static Vec vec(std::initializer_list<Scalar> xs) {
-    Vec v(Index(xs.size()));
-    Index i = 0;
-    for (Scalar x : xs) v(i++) = x;
-    return v;
-}
-
 TEST_CASE("kernel regression: golden 64.75 from the article's weights") {
     const KernelRegressionResult r =
         kernel_regression_weights(vec({160, 165, 170, 175}), vec({55, 60, 65, 70}), vec({0.1f, 0.15f, 0.45f, 0.3f}));

@@ -10,7 +10,7 @@ import { mergeStrings } from '../i18n.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
-import { svg } from '../render/svg.js';
+import { composite } from '../render/compose.js';
 import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
 
@@ -258,23 +258,9 @@ export function render(view, data, state, ctx) {
 
 // Both maps side by side in one SVG, for export.
 function exportVisual(data, state, t) {
-  const [i, j] = clampCell(data, state);
-  const parts = ['base', 'cond'].map((which) => mapVisual(data, which, t, [i, j]).element);
-  const size = parts.map((p) => p.getAttribute('viewBox').split(' ').map(Number));
-  const gap = 24, head = 22;
-  const width = size[0][2] + gap + size[1][2], height = head + Math.max(size[0][3], size[1][3]);
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'font-family': 'system-ui, sans-serif',
-    'aria-label': t('title') });
-  let x = 0;
-  parts.forEach((part, k) => {
-    const which = k === 0 ? 'baseTitle' : 'condTitle';
-    root.append(svg('text', { x: x + 4, y: 15, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, t(which)));
-    const g = svg('g', { transform: `translate(${x} ${head})` });
-    g.append(...[...part.childNodes].filter((node) => node.nodeName !== 'title'));
-    root.append(g);
-    x += size[k][2] + gap;
-  });
-  return root;
+  const cell = clampCell(data, state);
+  return composite(['base', 'cond'].map((which) => ({
+    title: t(which === 'base' ? 'baseTitle' : 'condTitle'), svg: mapVisual(data, which, t, cell).element })), { title: t('title') });
 }
 
 export function exports(data, state, t) {

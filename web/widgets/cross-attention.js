@@ -6,7 +6,7 @@
 import { element } from '../dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
-import { svg } from '../render/svg.js';
+import { composite } from '../render/compose.js';
 import { sentenceTokens } from '../text.js';
 
 export const name = 'cross-attention';
@@ -188,23 +188,6 @@ export function render(view, data, state, ctx) {
   showCell(view, data, active, ...clamp(active), t);
 }
 
-// The drawn maps side by side, each under its title, for export.
-function composite(items, gap = 24) {
-  const root = svg('svg', { 'font-family': 'system-ui, sans-serif' });
-  let x = 0, height = 0;
-  for (const item of items) {
-    root.append(svg('text', { x, y: 14, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, item.title));
-    item.svg.removeAttribute('style');
-    item.svg.setAttribute('x', x);
-    item.svg.setAttribute('y', 22);
-    root.append(item.svg);
-    x += Math.max(Number(item.svg.getAttribute('width')), item.title.length * 7) + gap;
-    height = Math.max(height, Number(item.svg.getAttribute('height')) + 22);
-  }
-  const width = x - gap;
-  Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height }).forEach(([k, v]) => root.setAttribute(k, v));
-  return root;
-}
 
 export function exports(data, state, t) {
   const kinds = state.mode === 'both' ? ['cross', 'self'] : [state.mode];

@@ -9,7 +9,7 @@ import { element } from '../dom.js';
 import { mergeStrings } from '../i18n.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
-import { svg, textWidth } from '../render/svg.js';
+import { composite } from '../render/compose.js';
 import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
 
@@ -219,22 +219,11 @@ export const quiz = {
 export function exports(data, state, t) {
   return {
     visual: () => {
-      // both maps side by side in one SVG
       const m = maps(data, state, t);
-      const a = m.before.element, b = m.after.element;
-      const [, , wa, ha] = a.getAttribute('viewBox').split(' ').map(Number);
-      const [, , wb, hb] = b.getAttribute('viewBox').split(' ').map(Number);
-      const head = 24, gap = Math.max(24, Math.ceil(textWidth(t('exportBefore'), 13)) + 16 - wa), width = wa + gap + wb, height = head + Math.max(ha, hb);
-      const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img',
-        'aria-label': `${t('before')} / ${t('after')}`, 'font-family': 'system-ui, sans-serif' });
-      root.append(svg('text', { x: 4, y: 16, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, t('exportBefore')),
-        svg('text', { x: wa + gap + 4, y: 16, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, t('exportAfter')));
-      a.setAttribute('y', String(head));
-      b.setAttribute('x', String(wa + gap));
-      b.setAttribute('y', String(head));
-      for (const svgMap of [a, b]) { svgMap.removeAttribute('style'); root.append(svgMap); }
-      return root;
+      return composite([{ title: t('exportBefore'), svg: m.before.element }, { title: t('exportAfter'), svg: m.after.element }],
+        { title: `${t('before')} / ${t('after')}` });
     },
+
     csv: () => {
       const rows = [];
       for (let i = 0; i < data.n; i++) {

@@ -7,6 +7,7 @@ import { element } from '../dom.js';
 import { mergeStrings } from '../i18n.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
+import { composite } from '../render/compose.js';
 import { svg } from '../render/svg.js';
 import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
@@ -253,27 +254,6 @@ export function render(view, data, state, ctx) {
   showDetails(view, data, sel, t);
 }
 
-// Several drawn SVGs in one, each under its title, for export.
-function composite(items, gap = 20) {
-  const root = svg('svg', { 'font-family': 'system-ui, sans-serif' });
-  let x = 0, y = 0, rowHeight = 0, width = 0;
-  for (const item of items) {
-    const w = Number(item.svg.getAttribute('width')), h = Number(item.svg.getAttribute('height')) + 22;
-    if (item.newRow && x > 0) { x = 0; y += rowHeight + gap; rowHeight = 0; }
-    root.append(svg('text', { x, y: y + 14, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, item.title));
-    const child = item.svg;
-    child.removeAttribute('style');
-    child.setAttribute('x', x);
-    child.setAttribute('y', y + 22);
-    root.append(child);
-    x += w + gap;
-    width = Math.max(width, x - gap);
-    rowHeight = Math.max(rowHeight, h);
-  }
-  const height = y + rowHeight;
-  Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height }).forEach(([k, v]) => root.setAttribute(k, v));
-  return root;
-}
 
 export function exports(data, state, t) {
   const rows = (label, m) => data.tokens.map((token, i) => [label, token, ...Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols))]);

@@ -8,7 +8,7 @@ import { element } from '../dom.js';
 import { mergeStrings } from '../i18n.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
-import { svg } from '../render/svg.js';
+import { composite } from '../render/compose.js';
 import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
 
@@ -272,23 +272,6 @@ export const quiz = {
   explain: (data, state, t) => t('quizExplain', { without: gapText(data.plain.gap, t), with: gapText(data.encoded.gap, t) }),
 };
 
-// Several drawn SVGs side by side, each under its title, for export.
-function composite(items, gap = 24) {
-  const root = svg('svg', { 'font-family': 'system-ui, sans-serif' });
-  let x = 0, height = 0;
-  for (const item of items) {
-    root.append(svg('text', { x, y: 14, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, item.title));
-    item.svg.removeAttribute('style');
-    item.svg.setAttribute('x', x);
-    item.svg.setAttribute('y', 22);
-    root.append(item.svg);
-    x += Number(item.svg.getAttribute('width')) + gap;
-    height = Math.max(height, Number(item.svg.getAttribute('height')) + 22);
-  }
-  const width = x - gap;
-  Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height }).forEach(([k, v]) => root.setAttribute(k, v));
-  return root;
-}
 
 export function exports(data, state, t) {
   const maps = shown(data, state);
