@@ -37,9 +37,23 @@
                                 !(typeof BigUint64Array !== 'undefined' && x instanceof BigUint64Array));
   }
 
+  // %TypedArray%.prototype.length: the length a typed array really has (a
+  // subclass or an own property cannot fake it)
+  const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length').get;
+  const lengthOf = (xs) => (ArrayBuffer.isView(xs) ? typedLength.call(xs) : xs.length);
+
+  // Set by attention() while it checks its options: a plain Float32Array is
+  // then taken as it is instead of copied (each copy cost 1.5 us, a tenth of a
+  // small call). attention() copies it into the heap, or into a new array for
+  // Embind, once every option has been read, and checks its length again then.
+  let keepFloat32 = false;
+
   // Copies numbers into a new Float32Array, rejecting anything that is not a number.
   function toFloat32(fn, name, xs) {
-    if (ArrayBuffer.isView(xs)) return new Float32Array(xs);  // holds numbers only: one native copy
+    if (ArrayBuffer.isView(xs)) {  // holds numbers only: one native copy
+      if (keepFloat32 && Object.getPrototypeOf(xs) === Float32Array.prototype) return xs;
+      return new Float32Array(xs);
+    }
     const out = new Float32Array(xs.length);
     for (let i = 0; i < xs.length; i++) {
       const x = xs[i];
@@ -47,6 +61,11 @@
       out[i] = x;
     }
     return out;
+  }
+
+  function checkLength(fn, name, rows, cols, length) {
+    if (length !== rows * cols)
+      fail(fn, name + '.data has ' + length + ' entries but rows * cols = ' + rows + ' * ' + cols + ' = ' + rows * cols);
   }
 
   function checkSize(fn, name, x) {
@@ -83,8 +102,7 @@
       if (!isNumericArray(given))
         fail(fn, name + '.data must be a Float32Array or an array of numbers, got ' + describe(given));
       const data = toFloat32(fn, name + '.data', given);
-      if (data.length !== rows * cols)
-        fail(fn, name + '.data has ' + data.length + ' entries but rows * cols = ' + rows + ' * ' + cols + ' = ' + rows * cols);
+      checkLength(fn, name, rows, cols, lengthOf(data));
       return { rows, cols, data };
     },
     vector(fn, name, x) {
@@ -218,12 +236,14 @@
   // undefined when the core rejects the input, for the general path to say why.
   function attentionOutputLean(o) {
     const q = o.query, k = o.key, v = o.value, size = q.rows * v.cols;
-    const total = q.data.length + k.data.length + v.data.length + size;
+    const qn = lengthOf(q.data), kn = lengthOf(k.data), vn = lengthOf(v.data), total = qn + kn + vn + size;
+    // a length changed by a getter since the check: the general path says so
+    if (qn !== q.rows * q.cols || kn !== k.rows * k.cols || vn !== v.rows * v.cols) return undefined;
     if (total > INT32_MAX / 4) return undefined;
     const base = Module['_malloc'](4 * total);
     if (!base) return undefined;
     try {
-      const qAt = base >> 2, kAt = qAt + q.data.length, vAt = kAt + k.data.length, outAt = vAt + v.data.length;
+      const qAt = base >> 2, kAt = qAt + qn, vAt = kAt + kn, outAt = vAt + vn;
       HEAPF32.set(q.data, qAt);  // HEAPF32 read after malloc, which may have grown the memory
       HEAPF32.set(k.data, kAt);
       HEAPF32.set(v.data, vAt);
@@ -238,14 +258,26 @@
   }
 
   Module['attention'] = function attention(options) {
-    const o = check('attention', 'options', options, schemas.attention);
-    if (o.intermediates !== false) return call('attention', 'raw_attention', o);
+    const fn = 'attention', kept = keepFloat32;
+    keepFloat32 = true;
+    let o;
+    try {
+      o = check(fn, 'options', options, schemas.attention);
+    } finally {
+      keepFloat32 = kept;
+    }
     // { output } alone; the dot score runs the fused kernel: no (n_q, n_k) matrix
-    if ((o.score === undefined || o.score === 'dot') && o.mask === undefined && o.params === undefined) {
+    if (o.intermediates === false && (o.score === undefined || o.score === 'dot') && o.mask === undefined &&
+        o.params === undefined) {
       const lean = attentionOutputLean(o);
       if (lean) return lean;
     }
-    return call('attention', 'raw_attention_output', o);
+    for (const name of ['query', 'key', 'value']) {  // Embind reads copies, not the caller's arrays
+      const m = o[name];
+      checkLength(fn, name, m.rows, m.cols, lengthOf(m.data));  // a getter may have moved its buffer
+      o[name] = { rows: m.rows, cols: m.cols, data: new Float32Array(m.data) };
+    }
+    return call(fn, o.intermediates === false ? 'raw_attention_output' : 'raw_attention', o);
   };
   Module['selfAttention'] = function selfAttention(options) {
     const o = projectionWidths(check('selfAttention', 'options', options, schemas.selfAttention));

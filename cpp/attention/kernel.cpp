@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace attn {
@@ -23,17 +24,66 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 Index round_up(Index x, Index m) { return (x + m - 1) / m * m; }
 
+// A buffer that every pass writes before it reads: no zeroing (a memset of
+// every buffer was a third of a small call).
+using Buffer = std::unique_ptr<float[]>;
+Buffer uninitialized(Index size) { return Buffer(new float[size_t(size)]); }
+
+// The largest |entry| of the first `rows` rows of M (finite entries, checked before).
+float max_abs(const MatRef& M, Index rows) {
+    f32x4 top4 = simd::splat(0);
+    float top = 0;
+    for (Index i = 0; i < rows; ++i) {
+        const float* row = M.data() + i * M.outerStride();
+        Index c = 0;
+        for (; c + 4 <= M.cols(); c += 4) {
+            const f32x4 x = simd::load(row + c);
+            top4 = simd::max(top4, simd::max(x, simd::sub(simd::splat(0), x)));
+        }
+        for (; c < M.cols(); ++c) top = std::max(top, std::abs(row[c]));
+    }
+    for (int i = 0; i < 4; ++i) top = std::max(top, simd::lane(top4, i));
+    return top;
+}
+
 // ---- packing: the layouts the micro-kernels read with unit stride ---------
+
+// Four rows of d floats -> columns of 4, scaled: out[c * stride + r] = rows[r][c] * scale,
+// 4 x 4 blocks at a time.
+void interleave4(const float* const rows[4], Index d, float scale, float* out, Index stride) {
+    const f32x4 s = simd::splat(scale);
+    Index c = 0;
+    for (; c + 4 <= d; c += 4) {
+        f32x4 a = simd::mul(simd::load(rows[0] + c), s), b = simd::mul(simd::load(rows[1] + c), s),
+              e = simd::mul(simd::load(rows[2] + c), s), f = simd::mul(simd::load(rows[3] + c), s);
+        simd::transpose(a, b, e, f);
+        simd::store(out + c * stride, a);
+        simd::store(out + (c + 1) * stride, b);
+        simd::store(out + (c + 2) * stride, e);
+        simd::store(out + (c + 3) * stride, f);
+    }
+    for (; c < d; ++c)
+        for (int r = 0; r < 4; ++r) out[c * stride + r] = rows[r][c] * scale;
+}
+
+// Row i of M, or a row of zeros past the last.
+const float* row_or_zeros(const MatRef& M, Index i, Index rows, const std::vector<float>& zeros) {
+    return i < rows ? M.data() + i * M.outerStride() : zeros.data();
+}
 
 // K -> panels of 8 keys, key-minor: out[p][c][j] = K(8p + j, c); 0 for keys >= n_keys.
 //   -> (ceil(n_keys / 8), d, 8)
-std::vector<float> pack_keys(const MatRef& K, Index n_keys) {
+Buffer pack_keys(const MatRef& K, Index n_keys, const std::vector<float>& zeros) {
     const Index d = K.cols();
-    std::vector<float> out(size_t(round_up(n_keys, kPanel) * d), 0.0f);
-    for (Index j = 0; j < n_keys; ++j) {
-        float* panel = out.data() + (j / kPanel) * d * kPanel + j % kPanel;
-        for (Index c = 0; c < d; ++c) panel[c * kPanel] = K(j, c);
+    Buffer out = uninitialized(round_up(n_keys, kPanel) * d);
+    for (Index j = 0; j < n_keys; j += 4) {
+        const float* rows[4] = {row_or_zeros(K, j, n_keys, zeros), row_or_zeros(K, j + 1, n_keys, zeros),
+                                row_or_zeros(K, j + 2, n_keys, zeros), row_or_zeros(K, j + 3, n_keys, zeros)};
+        interleave4(rows, d, 1.0f, out.get() + (j / kPanel) * d * kPanel + j % kPanel, kPanel);
     }
+    if (n_keys % kPanel && n_keys % kPanel <= 4)  // the last panel's second half: no key
+        for (Index c = 0; c < d; ++c)
+            std::fill_n(out.get() + (n_keys / kPanel) * d * kPanel + c * kPanel + 4, 4, 0.0f);
     return out;
 }
 
@@ -54,7 +104,7 @@ void pack_values(const MatRef& V, Index n_keys, Values& out) {
     const Index dv = V.cols();
     out.shrink.assign(size_t(dv), 1.0f);
     bool shrunk = false;
-    const double bound = double(V.topRows(n_keys).cwiseAbs().maxCoeff()) * double(n_keys);
+    const double bound = double(max_abs(V, n_keys)) * double(n_keys);
     for (Index c = 0; c < dv && bound > 1e30; ++c) {
         const double sum_bound = double(V.col(c).head(n_keys).cwiseAbs().maxCoeff()) * double(n_keys);
         if (sum_bound > 1e30) {
@@ -79,17 +129,18 @@ void pack_values(const MatRef& V, Index n_keys, Values& out) {
 
 // Four queries from row i0, query-minor and scaled: out[c][r] = Q(i0 + r, c) * scale;
 // rows past the last query are 0.   -> (d, 4)
-void pack_queries(const MatRef& Q, Index i0, float scale, float* out) {
-    const Index d = Q.cols();
-    for (Index r = 0; r < kRows; ++r)
-        for (Index c = 0; c < d; ++c) out[c * kRows + r] = i0 + r < Q.rows() ? Q(i0 + r, c) * scale : 0.0f;
+void pack_queries(const MatRef& Q, Index i0, float scale, float* out, const std::vector<float>& zeros) {
+    const Index n = Q.rows();
+    const float* rows[4] = {row_or_zeros(Q, i0, n, zeros), row_or_zeros(Q, i0 + 1, n, zeros),
+                            row_or_zeros(Q, i0 + 2, n, zeros), row_or_zeros(Q, i0 + 3, n, zeros)};
+    interleave4(rows, Q.cols(), scale, out, kRows);
 }
 
 // Whether no score, nor any partial sum of one, can overflow:
 // |q.k| <= d max|q| max|k|, with a margin for rounding. When this fails the
 // kernel checks every score it forms.
 bool scores_surely_finite(const MatRef& Q, const MatRef& K, Index n_keys, double scale) {
-    const double q_max = Q.cwiseAbs().maxCoeff(), k_max = K.topRows(n_keys).cwiseAbs().maxCoeff();
+    const double q_max = max_abs(Q, Q.rows()), k_max = max_abs(K, n_keys);
     return double(Q.cols()) * q_max * k_max * std::max(scale, 1.0) < 1e37;
 }
 
@@ -171,9 +222,9 @@ struct Kernel {
     const KernelOptions& o;
     Index keys;                // keys any query may see: valid_length or n_k
     bool careful;              // check every score for overflow
-    std::vector<float> kp;     // packed keys
+    Buffer kp;                 // packed keys
     Values v;                  // the values, in panels of 8 columns
-    std::vector<float> st;     // (128, 4) scores, then probabilities, of one block and tile
+    Buffer st;                 // (128, 4) scores, then probabilities, of one block and tile
     Mat* weights;              // (n_q, n_k) raw scores, then weights; or null
 
     // One block against keys [j0, j1) of a tile (j0 a multiple of 8).
@@ -181,7 +232,7 @@ struct Kernel {
         const Index d = Q.cols(), n = round_up(j1 - j0, kPanel);
         // pass 1: scores, 8 keys at a time (the last panel may run past j1)
         for (Index p = 0; p < n; p += kPanel)
-            micro_scores(b.q, kp.data() + (j0 + p) * d, d, st.data() + p * kRows);
+            micro_scores(b.q, kp.get() + (j0 + p) * d, d, st.get() + p * kRows);
         if (careful)
             for (Index e = 0; e < n * kRows; ++e)
                 if (!(std::abs(st[size_t(e)]) <= FLT_MAX))
@@ -191,7 +242,7 @@ struct Kernel {
         if (j0 + n > keys || (o.causal && j0 + n - 1 > b.i0)) {
             const f32x4 rows = simd::set(float(b.i0), float(b.i0 + 1), float(b.i0 + 2), float(b.i0 + 3));
             for (Index j = 0; j < n; ++j) {
-                float* s = st.data() + j * kRows;
+                float* s = st.get() + j * kRows;
                 if (j0 + j >= keys)
                     simd::store(s, simd::splat(kNegInf));
                 else if (o.causal)
@@ -205,13 +256,13 @@ struct Kernel {
         // so far by alpha = 2^(m - m'); a query that has seen no key yet keeps
         // m = -inf and subtracts 0 instead, so its terms stay 2^-inf = 0.
         f32x4 top = simd::splat(kNegInf);
-        for (Index j = 0; j < n; ++j) top = simd::max(top, simd::load(st.data() + j * kRows));
+        for (Index j = 0; j < n; ++j) top = simd::max(top, simd::load(st.get() + j * kRows));
         const f32x4 m_new = simd::max(b.m, top);
         const f32x4 shift = simd::select_lt(m_new, simd::splat(-FLT_MAX), simd::splat(0), m_new);
         const f32x4 alpha = simd::exp2_nonpositive(simd::sub(b.m, shift));
         f32x4 sum = simd::splat(0);
         for (Index j = 0; j < n; ++j) {
-            float* s = st.data() + j * kRows;
+            float* s = st.get() + j * kRows;
             const f32x4 p = simd::exp2_nonpositive(simd::sub(simd::load(s), shift));
             sum = simd::add(sum, p);
             simd::store(s, p);
@@ -224,7 +275,7 @@ struct Kernel {
         const f32x4 alphas[4] = {simd::splat(simd::lane(alpha, 0)), simd::splat(simd::lane(alpha, 1)),
                                  simd::splat(simd::lane(alpha, 2)), simd::splat(simd::lane(alpha, 3))};
         for (Index c = 0; c < V.cols(); c += kPanel)
-            micro_values(st.data(), v.data + (c / kPanel) * v.panel + j0 * v.stride, v.stride, j1 - j0,
+            micro_values(st.get(), v.data + (c / kPanel) * v.panel + j0 * v.stride, v.stride, j1 - j0,
                          b.o + c * kRows, rescale ? alphas : nullptr);
     }
 
@@ -234,9 +285,15 @@ struct Kernel {
         for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r) {
             const float l = simd::lane(b.l, int(r)), m = simd::lane(b.m, int(r));
             const float inv = l > 0 ? 1 / l : 0;
-            for (Index c = 0; c < dv; ++c)  // shrink is a power of 2: dividing by it is exact
-                output(b.i0 + r, c) = b.o[(c / kPanel) * kRows * kPanel + r * kPanel + c % kPanel] * inv *
-                                      (1 / v.shrink[size_t(c)]);
+            float* out = &output(b.i0 + r, 0);
+            const float* acc = b.o + r * kPanel;  // column c at acc[(c / 8) * 32 + c % 8]
+            Index c = 0;
+            if (v.packed.empty())  // no column shrunk: 4 at a time
+                for (; c + 4 <= dv; c += 4)
+                    simd::store(out + c, simd::mul(simd::load(acc + (c / kPanel) * kRows * kPanel + c % kPanel),
+                                                   simd::splat(inv)));
+            for (; c < dv; ++c)  // shrink is a power of 2: dividing by it is exact
+                out[c] = acc[(c / kPanel) * kRows * kPanel + c % kPanel] * inv * (1 / v.shrink[size_t(c)]);
             if (!weights) continue;
             float* w = &(*weights)(b.i0 + r, 0);
             if (l == 0) {  // no key seen: all 0
@@ -264,18 +321,23 @@ KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V,
                               bool with_weights) {
     const Index nq = Q.rows(), d = Q.cols(), dv = V.cols();
     KernelResult r;
-    r.output = Mat::Zero(nq, dv);
+    r.output = Mat(nq, dv);  // every row is written by finish()
     if (with_weights) r.weights = Mat::Zero(nq, K.rows());
     const Index keys = o.valid_length ? *o.valid_length : K.rows();
-    if (keys == 0) return r;  // every key is padding: no query sees any
+    if (keys == 0) {  // every key is padding: no query sees any
+        r.output.setZero();
+        return r;
+    }
     // scores in log2 units: e^(s * scale) = 2^(s * scale * log2 e)
     const float q_scale = o.scale * kLog2e;
     Kernel k{Q, K, V, o, keys, !scores_surely_finite(Q, K, keys, q_scale), {}, {}, {}, with_weights ? &r.weights : nullptr};
-    k.kp = pack_keys(K, keys);
+    const std::vector<float> zeros(size_t(d), 0.0f);  // the rows past the last query or key
+    k.kp = pack_keys(K, keys, zeros);
     pack_values(V, keys, k.v);
-    k.st.assign(size_t(kTile * kRows), 0.0f);
+    k.st = uninitialized(std::min(kTile, round_up(keys, kPanel)) * kRows);
     const Index dv_pad = round_up(dv, kPanel), blocks = (nq + kRows - 1) / kRows;
-    std::vector<float> q_buf(size_t(kGroup * d * kRows)), o_buf(size_t(kGroup * dv_pad * kRows));
+    const Index group_size = std::min(kGroup, blocks);
+    const Buffer q_buf = uninitialized(group_size * d * kRows), o_buf = uninitialized(group_size * dv_pad * kRows);
     Block group[kGroup];
     // groups of 4 blocks of 4 queries; each tile of keys meets the group's blocks in turn
     for (Index g = 0; g < blocks; g += kGroup) {
@@ -283,9 +345,9 @@ KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V,
         for (Index b = 0; b < n_blocks; ++b) {
             group[b] = Block{};
             group[b].i0 = (g + b) * kRows;
-            group[b].q = q_buf.data() + b * d * kRows;
-            group[b].o = o_buf.data() + b * dv_pad * kRows;
-            pack_queries(Q, group[b].i0, q_scale, group[b].q);
+            group[b].q = q_buf.get() + b * d * kRows;
+            group[b].o = o_buf.get() + b * dv_pad * kRows;
+            pack_queries(Q, group[b].i0, q_scale, group[b].q, zeros);
             std::fill(group[b].o, group[b].o + dv_pad * kRows, 0.0f);
         }
         // causal: the group's last query sees keys up to its own index

@@ -111,3 +111,32 @@ test('intermediates: false leaks neither heap nor Embind handles over 3,000 call
   for (let i = 0; i < 3000; i++) calls[i % calls.length]();
   assert.deepEqual([att.memoryStats().allocatedBytes, att.count_emval_handles()], before);
 });
+
+test('Float32Array inputs are read in place, safely: fake lengths, and getters that detach them', () => {
+  const rand = random(11);
+  const X = randomMatrix(6, 4, rand);
+  const expected = (intermediates) => att.attention({ query: X, key: X, value: X, intermediates }).output.data;
+  // an own length property, or a subclass getter, that lies: the true length counts
+  const liar = Float32Array.from(X.data);
+  Object.defineProperty(liar, 'length', { value: 3 });
+  class Short extends Float32Array { get length() { return 1; } }
+  for (const data of [liar, Short.from(X.data)])
+    for (const intermediates of [false, true])
+      assert.deepEqual(att.attention({ query: { rows: 6, cols: 4, data }, key: X, value: X, intermediates }).output.data,
+                       expected(intermediates));
+  // a getter read after the query was checked moves the query's buffer away
+  const before = [att.memoryStats().allocatedBytes, att.count_emval_handles()];
+  for (const intermediates of [false, true]) {
+    const data = Float32Array.from(X.data);
+    const options = {
+      query: { rows: 6, cols: 4, data }, key: X, value: X, intermediates,
+      get causal() {
+        structuredClone(data.buffer, { transfer: [data.buffer] });
+        return false;
+      },
+    };
+    assert.throws(() => att.attention(options), /^Error: attention: query.data has 0 entries but rows \* cols = 6 \* 4 = 24$/);
+  }
+  assert.deepEqual([att.memoryStats().allocatedBytes, att.count_emval_handles()], before);
+  assert.deepEqual(lean({ query: X, key: X, value: X }).output.data, expected(false));
+});

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# npm run bench: installs what is missing (the Debian packages and npm dev
+# dependencies as for npm test, and the peers in bench/node_modules), builds
+# the module, the benchmark's WASM side (build-wasm/bench) and its native side
+# (build-bench, g++ -O3 -march=native), then runs bench/bench.mjs: a table on
+# stdout and bench/results.json. Arguments go to bench.mjs (--quick: a smoke run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+bash scripts/setup.sh
+# the peers (onnxruntime-web, tfjs): their own package.json, so npm test does not pull them
+stamp=bench/node_modules/.attention-lock
+if [ ! -f "$stamp" ] || ! cmp -s bench/package-lock.json "$stamp"; then
+  echo "bench: installing the peers (bench/package.json)"
+  (cd bench && npm ci --no-audit --no-fund --loglevel=error)
+  cp bench/package-lock.json "$stamp"
+fi
+
+bash scripts/build.sh wasm
+cmake --build build-wasm -j"$jobs" --target attention_bench >/dev/null
+[ -f build-bench/CMakeCache.txt ] ||
+  cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-march=native" >/dev/null
+cmake --build build-bench -j"$jobs" --target attention_bench_native >/dev/null
+
+node bench/bench.mjs "$@"
