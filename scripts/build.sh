@@ -2,8 +2,8 @@
 # Builds, rebuilding only what changed (make tracks it):
 #   build.sh wasm   the module web/wasm/attention.{mjs,js}, the embed script web/embed.js
 #                   and the encoder's model files web/model/encoder.{f32,f16}.bin
-#   build.sh all    that, the doctest suite compiled to WASM, and the native
-#                   doctest suite under ASan + UBSan
+#   build.sh all    that, the doctest suite compiled to WASM, the native
+#                   doctest suite under ASan + UBSan, and the libFuzzer targets
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -34,6 +34,10 @@ if [ "$what" = all ]; then
   [ -f build-native/CMakeCache.txt ] ||
     quiet cmake -S . -B build-native -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON
   quiet cmake --build build-native -j"$jobs"
+  # the libFuzzer targets: clang 14, ASan + UBSan, -O1
+  [ -f build-fuzz/CMakeCache.txt ] ||
+    CXX=clang++-14 quiet cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DATTN_FUZZ=ON
+  quiet cmake --build build-fuzz -j"$jobs" --target fuzz_targets
 fi
 
 [ -f build-wasm/CMakeCache.txt ] || quiet emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release

@@ -2,8 +2,9 @@
 # Runs every suite, prints a count per suite, and ends with one summary line:
 #   1. the native doctest suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   2. the same doctest suite compiled to WASM, run in Node
-#   3. the Node API tests (node --test tests/node/)
-#   4. the browser tests in headless Chromium (node --test tests/browser/)
+#   3. the libFuzzer targets: their kept crash inputs, then 10 s of fuzzing each
+#   4. the Node API tests (node --test tests/node/)
+#   5. the browser tests in headless Chromium (node --test tests/browser/)
 # Fails if any suite fails or runs no test. Expects `scripts/build.sh all` first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,15 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 doctest "doctest native (ASan+UBSan)" build-native/attention_tests
 doctest "doctest WASM (Node)" node build-wasm/attention_tests.cjs
+fuzz() {  # name seconds: one test per libFuzzer target
+  local name=$1 log="$logs/fuzz.log"
+  echo "== $name"
+  bash scripts/fuzz.sh "$2" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  record "$name" "$(grep -c ' ok, ' "$log")" "$(grep -c ' FAILED' "$log")" "$status"
+}
+
+fuzz "libFuzzer (10 s per target)" 10
 nodetest "Node API" tests/node/
 nodetest "browser (headless Chromium)" tests/browser/ --test-concurrency=1
 

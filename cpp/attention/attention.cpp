@@ -79,7 +79,9 @@ Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const At
     if (!kernel_applies(o)) return attention(Q, K, V, o).output;
     Scalar scale;
     prepare(Q, K, V, o, scale, /*whole_map=*/false);
-    return attention_kernel(Q, K, V, kernel_options(o, scale)).output;
+    Mat output = attention_kernel(Q, K, V, kernel_options(o, scale)).output;
+    require_finite_result(output, "output = weights V");
+    return output;
 }
 
 AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
@@ -102,6 +104,8 @@ AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, con
     // (not the kernel: with the weights formed, Eigen's product costs what
     // the kernel's whole pass does, measured in WASM from n = 2 to 1024)
     r.output = r.weights * V;
+    // values near the float32 maximum can sum past it
+    require_finite_result(r.output, "output = weights V");
     return r;
 }
 

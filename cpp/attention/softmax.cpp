@@ -34,10 +34,19 @@ SoftmaxSteps masked_softmax_steps(const MatRef& x, const Mask& mask, Scalar temp
             if (mask(i, j) && x(i, j) > top) top = x(i, j);
         if (top == -std::numeric_limits<Scalar>::infinity()) continue;  // fully masked row: all 0
         s.row_max(i) = top;
-        // pass 2: exponentials and their sum
+        // pass 2: exponentials and their sum. Divided before the shift:
+        // (x - top) / T would overflow for x near ±float32 max even when
+        // (x - top) / T itself is small (found by fuzzing)
+        const Scalar shift = top / temperature;
         Scalar sum = 0;
         for (Index j = 0; j < x.cols(); ++j)
-            if (mask(i, j)) sum += s.exps(i, j) = std::exp((x(i, j) - top) / temperature);
+            if (mask(i, j)) {
+                const Scalar scaled = x(i, j) / temperature;
+                if (!std::isfinite(scaled))
+                    fail("x / temperature overflows float32 at row " + std::to_string(i) + ", column " +
+                         std::to_string(j) + "; use a larger temperature");
+                sum += s.exps(i, j) = std::exp(scaled - shift);
+            }
         s.row_sums(i) = sum;
         // pass 3: normalise (sum >= 1: the maximum contributes exp(0))
         s.weights.row(i) = s.exps.row(i) / sum;

@@ -126,4 +126,9 @@ TEST_CASE("attention: errors name the argument") {
     const Mat huge = Mat::Constant(2, 3, 1e30f);
     CHECK(contains(error_of([&] { attention(huge, huge, Mat::Ones(2, 1)); }), "scores overflow float32"));
     CHECK(contains(error_of([&] { attention(Mat(0, 3), K, V); }), "query must have at least one row and one column"));
+    // found by the fuzzer: weights (1, 4e-8) on two values at the float32 maximum sum past it
+    const Mat q1 = Mat::Ones(1, 1), k2 = (Mat(2, 1) << 0, -17).finished();
+    const Mat v_max = Mat::Constant(2, 1, std::numeric_limits<Scalar>::max());
+    CHECK(contains(error_of([&] { attention(q1, k2, v_max); }), "output = weights V overflows float32"));
+    CHECK(contains(error_of([&] { attention_output(q1, k2, v_max); }), "output = weights V overflows float32"));
 }

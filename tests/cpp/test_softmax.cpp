@@ -62,6 +62,19 @@ TEST_CASE("softmax: bad input is rejected with a message naming it") {
     CHECK(contains(error_of([&] { softmax_rows(x, -1); }), "temperature"));
     CHECK(contains(error_of([&] { masked_softmax_rows(x, Mask::Constant(2, 2, true)); }),
                    "mask has shape (2, 2) but x has shape (1, 2)"));
+    x << 1e30f, 2;
+    CHECK(contains(error_of([&] { softmax_rows(x, 1e-10f); }), "x / temperature overflows float32 at row 0, column 0"));
+}
+
+TEST_CASE("softmax: scores near the float32 limits with a huge temperature (found by fuzzing)") {
+    // (x - max) overflows to -inf here although (x - max) / T is -1.64
+    const Scalar big = std::numeric_limits<Scalar>::max();
+    Mat x(1, 3);
+    x << big, -2.17993371e+38f, -0.0625f;
+    const Mat w = softmax_rows(x, big);
+    const Mat ref = masked_softmax_rows_reference(x, Mask::Constant(1, 3, true), big);
+    CHECK(max_rel_error(w, ref) < 1e-6);
+    CHECK(w(0, 1) > 0.1);  // was 0
 }
 
 TEST_CASE("softmax: entropy is 0 for one-hot rows and log n for uniform rows") {

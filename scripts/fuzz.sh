@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets (tests/fuzz/fuzz_*.cpp, built by build.sh all in
+# build-fuzz with clang 14, ASan and UBSan), each:
+#   1. on its kept crash inputs, tests/fuzz/regressions/<target>/ (each must pass now);
+#   2. fuzzing from its seed corpus, tests/fuzz/corpus/<target>/, for SECONDS.
+#   fuzz.sh [seconds]     default 10 (what npm test runs); npm run fuzz: 300
+# Prints one line per target ("fuzz: <target> ok, N executions" or where the
+# crash input was written, under build-fuzz/crashes/) and fails if any target crashed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+failed=0
+mkdir -p build-fuzz/crashes
+for binary in build-fuzz/fuzz_*; do
+  target=${binary#build-fuzz/fuzz_}
+  log=build-fuzz/$target.log
+  regressions=(tests/fuzz/regressions/"$target"/*)
+  if [ -e "${regressions[0]}" ] && ! "$binary" "${regressions[@]}" >"$log" 2>&1; then
+    echo "fuzz: $target FAILED on a kept crash input:"
+    grep -E 'ERROR|SUMMARY|Running:|#[0-9]+ 0x.* in (attn|LLVMFuzzer)' "$log" | head -12
+    failed=1
+    continue
+  fi
+  work=build-fuzz/corpus/$target  # what this run adds; the seeds in the repo stay as they are
+  mkdir -p "$work"
+  if "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+       -artifact_prefix="build-fuzz/crashes/$target-" "$work" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+    echo "fuzz: $target ok, $(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}') executions in ${seconds} s"
+  else
+    echo "fuzz: $target FAILED:"
+    grep -E 'ERROR|SUMMARY|Test unit written|#[0-9]+ 0x.* in (attn|LLVMFuzzer)' "$log" | head -12
+    failed=1
+  fi
+done
+[ "$failed" -eq 0 ]
