@@ -361,6 +361,39 @@
   Module['histogram'] = function histogram(options) {
     return call('histogram', 'raw_histogram', check('histogram', 'options', options, schemas.histogram));
   };
+  // least squares: { slope, intercept, rSquared } of y = slope x + intercept
+  Module['fitLine'] = function fitLine(xs, ys) {
+    const fn = 'fitLine';
+    return call(fn, 'raw_fit_line', { xs: kinds.vector(fn, 'xs', xs), ys: kinds.vector(fn, 'ys', ys) });
+  };
+  // The pretrained encoder (a model file from web/model/). Resolves to an
+  // object whose encode(text) returns the pieces, the words, every layer's
+  // and head's attention over pieces and over words, and the sentence
+  // embedding; delete() frees its weights (about 28 MB of the heap).
+  Module['loadEncoder'] = function loadEncoder(bytes) {
+    return new Promise((resolve) => {
+      const fn = 'loadEncoder';
+      let view = bytes;
+      if (view instanceof ArrayBuffer) view = new Uint8Array(view);
+      if (!(view instanceof Uint8Array)) fail(fn, 'bytes must be a Uint8Array or an ArrayBuffer of a model file, got ' + describe(bytes));
+      const info = call(fn, 'raw_encoder_load', { bytes: view });
+      let handle = info.handle;
+      delete info.handle;
+      resolve(Object.freeze({
+        info: Object.freeze(info),
+        // text: a sentence; it is NFKC-normalised first, as the tokenizer was trained
+        encode(text) {
+          if (handle === 0) fail('encode', 'this encoder was deleted');
+          const normalized = kinds.string('encode', 'text', text).normalize('NFKC');
+          return call('encode', 'raw_encoder_encode', { handle, text: normalized });
+        },
+        delete() {
+          if (handle !== 0) call('delete', 'raw_encoder_delete', { handle });
+          handle = 0;
+        },
+      }));
+    });
+  };
   Module['initXavier'] = function initXavier(rows, cols, seed, stream) {
     const fn = 'initXavier';
     return call(fn, 'raw_init_xavier', {

@@ -16,6 +16,8 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <map>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -392,9 +394,102 @@ val raw_histogram(val o) {
     });
 }
 
+val raw_fit_line(val o) {
+    return guarded([&] {
+        const LineFit f = fit_line(to_vec(o["xs"]), to_vec(o["ys"]));
+        val out = val::object();
+        out.set("slope", f.slope);
+        out.set("intercept", f.intercept);
+        out.set("rSquared", f.r_squared);
+        return out;
+    });
+}
+
 val raw_init_xavier(val o) {
     return guarded([&] {
         return from_mat(init_xavier(o["rows"].as<int>(), o["cols"].as<int>(), to_seed(o["seed"]), to_seed(o["stream"])));
+    });
+}
+
+// ---- the pretrained encoder: JS holds a handle, never a pointer --------------
+
+std::map<int, std::unique_ptr<Encoder>>& encoders() {
+    static std::map<int, std::unique_ptr<Encoder>> loaded;
+    return loaded;
+}
+
+const Encoder& encoder_of(const val& o) {
+    const auto found = encoders().find(o["handle"].as<int>());
+    require(found != encoders().end(), "this encoder was deleted");
+    return *found->second;
+}
+
+val strings(const std::vector<std::string>& xs) {
+    val out = val::array();
+    for (const std::string& x : xs) out.call<void>("push", x);
+    return out;
+}
+
+val int32_array(const std::vector<Index>& xs) {
+    std::vector<std::int32_t> narrow(xs.begin(), xs.end());
+    return val::global("Int32Array").new_(typed_memory_view(narrow.size(), narrow.data()));
+}
+
+// [layer][head] -> Matrix
+val maps(const std::vector<std::vector<Mat>>& per_layer) {
+    val out = val::array();
+    for (const auto& heads : per_layer) {
+        val row = val::array();
+        for (const Mat& m : heads) row.call<void>("push", from_mat(m));
+        out.call<void>("push", row);
+    }
+    return out;
+}
+
+val raw_encoder_load(val o) {
+    return guarded([&] {
+        static int next_handle = 1;
+        const std::vector<std::uint8_t> bytes = to_bytes(o["bytes"]);
+        auto encoder = std::make_unique<Encoder>(load_encoder(bytes.data(), bytes.size()));
+        val out = val::object();
+        out.set("handle", next_handle);
+        out.set("vocabulary", int(encoder->vocab.size()));
+        out.set("heads", int(encoder->heads));
+        out.set("maxPieces", int(encoder->max_pieces));
+        val widths = val::array();
+        for (const EncoderLayer& L : encoder->layers) widths.call<void>("push", int(L.attention.Wo.rows()));
+        out.set("layerWidths", widths);
+        out.set("embeddingWidth", int(encoder->pool_b.size()));
+        encoders().emplace(next_handle++, std::move(encoder));
+        return out;
+    });
+}
+
+val raw_encoder_encode(val o) {
+    return guarded([&] {
+        const EncoderResult r = encode(encoder_of(o), o["text"].as<std::string>());
+        std::vector<std::vector<Mat>> piece_maps;
+        for (const MultiHeadResult& layer : r.attention) {
+            piece_maps.emplace_back();
+            for (const AttentionResult& head : layer.heads) piece_maps.back().push_back(head.weights);
+        }
+        val out = val::object();
+        out.set("ids", int32_array(r.tokens.ids));
+        out.set("pieces", strings(r.tokens.pieces));
+        out.set("words", strings(r.tokens.words));
+        out.set("wordOfPiece", int32_array(r.tokens.word_of_piece));
+        out.set("truncated", r.truncated);
+        out.set("attention", maps(piece_maps));
+        out.set("wordAttention", maps(r.word_attention));
+        out.set("embedding", from_vec(r.embedding));
+        return out;
+    });
+}
+
+val raw_encoder_delete(val o) {
+    return guarded([&] {
+        encoders().erase(o["handle"].as<int>());
+        return val(true);
     });
 }
 
@@ -410,6 +505,9 @@ val raw_memory_stats() {
 
 EMSCRIPTEN_BINDINGS(attention) {
     emscripten::function("raw_softmax", &raw_softmax);
+    emscripten::function("raw_encoder_load", &raw_encoder_load);
+    emscripten::function("raw_encoder_encode", &raw_encoder_encode);
+    emscripten::function("raw_encoder_delete", &raw_encoder_delete);
     emscripten::function("raw_attention", &raw_attention);
     emscripten::function("raw_attention_output", &raw_attention_output);
     emscripten::function("raw_projected_attention", &raw_projected_attention);
@@ -428,5 +526,6 @@ EMSCRIPTEN_BINDINGS(attention) {
     emscripten::function("raw_embed_tokens", &raw_embed_tokens);
     emscripten::function("raw_dot_product_samples", &raw_dot_product_samples);
     emscripten::function("raw_histogram", &raw_histogram);
+    emscripten::function("raw_fit_line", &raw_fit_line);
     emscripten::function("raw_memory_stats", &raw_memory_stats);
 }

@@ -28,6 +28,11 @@ const CASES = [
   ['Infinity', () => att.attention({ ...ok, value: [[1], [Infinity], [3]] }), /^attention: value has Infinity at row 1, column 0/],
   ['-Infinity', () => att.attention({ ...ok, key: [[1, 0], [0, 1], [-Infinity, 1]] }), /key has -Infinity at row 2, column 0/],
   ['beyond float32', () => att.attention({ ...ok, key: [[1e300, 0], [0, 1], [1, 1]] }), /key has Infinity at row 0, column 0/],
+  // found by the fuzzer: weights (1, 4e-8) on two values at the float32 maximum sum past it
+  ['output past float32', () => att.attention({ query: [[1]], key: [[0], [-17]], value: [[3.4028234e38], [3.4028234e38]] }),
+   /^attention: output = weights V overflows float32/],
+  ['output past float32, kernel', () => att.attention({ query: [[1]], key: [[0], [-17]], value: [[3.4028234e38], [3.4028234e38]], intermediates: false }),
+   /^attention: output = weights V overflows float32/],
   ['query and key widths differ', () => att.attention({ ...ok, key: [[1, 0, 0]], value: [[1]] }), /^attention: key has 3 columns but query has 2; the dot score needs equal widths$/],
   ['value rows differ from key rows', () => att.attention({ ...ok, value: [[1], [2]] }), /^attention: value has 2 rows but key has 3; each key needs one value$/],
   ['unknown score', () => att.attention({ ...ok, score: 'cosine' }), /^attention: unknown score 'cosine' \(expected dot, general, concat, additive or gaussian\)$/],

@@ -26,9 +26,10 @@ const rows = att.costModel({ n: 10, d: 4, k: 3 });
 const layer: string = rows[0].layer;
 const counts: Int32Array = att.histogram({ values: att.dotProductSamples({ d: 16 }).dots, bins: 20, from: -16, to: 16 }).counts;
 const bytes: number = att.memoryStats().allocatedBytes + att.count_emval_handles();
+const slope: number = att.fitLine([1, 2, 3], new Float32Array([2, 4, 6])).slope + att.fitLine([0, 1], [0, 1]).rSquared;
 const lean = att.attention({ query: X, key: X, value: X, causal: true, intermediates: false });
 const out: Matrix = lean.output;
 // @ts-expect-error: without intermediates there are no weights
 lean.weights;
 const full: Matrix = att.attention({ query: X, key: X, value: X, intermediates: true }).weights;
-export { out, full, w, s, m, Wq, head0, withPe, gap, fused, e, layer, counts, bytes };
+export { out, full, w, s, m, Wq, head0, withPe, gap, fused, e, layer, counts, bytes, slope };

@@ -300,6 +300,56 @@ export interface Histogram {
   above: number;
 }
 
+export interface LineFit {
+  slope: number;
+  intercept: number;
+  /** the share of the variance of y the line explains, 0..1 (1 when every y is equal) */
+  rSquared: number;
+}
+
+export interface EncoderInfo {
+  /** pieces in the tokenizer's vocabulary */
+  vocabulary: number;
+  /** attention heads per layer */
+  heads: number;
+  /** the longest input in pieces; longer sentences are cut (and say so) */
+  maxPieces: number;
+  /** the width attention works at in each layer (heads split it evenly) */
+  layerWidths: number[];
+  /** length of the sentence embedding */
+  embeddingWidth: number;
+}
+
+export interface Encoding {
+  /** vocabulary id of each piece (0: unknown characters) */
+  ids: Int32Array;
+  /** the text each piece covers; ▁ (U+2581) marks a space, so a piece starting with ▁ starts a word */
+  pieces: string[];
+  /** whitespace-separated words: the pieces from one ▁ to the next, ▁ removed */
+  words: string[];
+  /** (pieces) the word each piece belongs to */
+  wordOfPiece: Int32Array;
+  /** the sentence had more than maxPieces pieces; only the first maxPieces were encoded */
+  truncated: boolean;
+  /** [layer][head] (pieces, pieces) attention weights; rows sum to 1 */
+  attention: Matrix[][];
+  /**
+   * [layer][head] (words, words): the piece maps merged to words, summing over
+   * the key word's pieces and averaging over the query word's pieces; rows sum to 1
+   */
+  wordAttention: Matrix[][];
+  /** the sentence embedding, unit length (compare two with a dot product) */
+  embedding: Float32Array;
+}
+
+export interface Encoder {
+  readonly info: EncoderInfo;
+  /** Encodes one sentence (NFKC-normalised first). Throws on empty text or an encoder already deleted. */
+  encode(text: string): Encoding;
+  /** Frees the weights; encode throws afterwards. Calling it twice is harmless. */
+  delete(): void;
+}
+
 export interface MemoryStats {
   /** size of the WASM memory */
   heapBytes: number;
@@ -346,8 +396,20 @@ export interface AttentionModule {
   dotProductSamples(options: { d: number; count?: number; seed?: number }): DotProductSamples;
   /** Counts of values in `bins` equal-width bins on [from, to] (bins: 1..10000, from < to). */
   histogram(options: { values: VectorLike; bins: number; from: number; to: number }): Histogram;
+  /**
+   * The least-squares line y = slope x + intercept through (xs[i], ys[i]): at least
+   * 2 points, as many ys as xs, not every x equal. Fitted to log time against
+   * log n, its slope is the exponent of the growth.
+   */
+  fitLine(xs: VectorLike, ys: VectorLike): LineFit;
   /** The deterministic initialiser: Xavier uniform (rows, cols) for (seed, stream). */
   initXavier(rows: number, cols: number, seed: number, stream?: number): Matrix;
+  /**
+   * The pretrained sentence encoder (Universal Sentence Encoder Lite: 2 layers,
+   * 4 heads) from a model file such as web/model/encoder.int8.bin. Rejects a
+   * file that is truncated, corrupt or of another format with an Error.
+   */
+  loadEncoder(bytes: Uint8Array | ArrayBuffer): Promise<Encoder>;
   memoryStats(): MemoryStats;
   /** live Embind handles (for leak checks) */
   count_emval_handles(): number;
