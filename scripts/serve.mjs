@@ -34,6 +34,8 @@ export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0 } = {}) {
       const body = await readFile(file);
       res.writeHead(200, {
         'Content-Type': TYPES[extname(file)] || 'application/octet-stream',
+        // the length lets a page show a download's progress (the 14 MB model file)
+        'Content-Length': body.length,
         'Cache-Control': 'no-cache',
       });
       res.end(req.method === 'HEAD' ? undefined : body);

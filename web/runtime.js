@@ -2,7 +2,7 @@
 //
 // A widget module exports a definition:
 //   name, strings { en, zh }, defaults, controls   (declarative: see state.js, controls.js)
-//   compute(att, state, t)  -> data               (all numbers, from the core; may throw)
+//   compute(att, state, t)  -> data               (all numbers, from the core; may throw; may be async)
 //   build(body, ctx)        -> view               (its DOM, once; ctx: { t, lang, state, setState(next, { quiet }) })
 //   render(view, data, state, ctx)                (updates the DOM from data)
 //   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object }
@@ -156,7 +156,9 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
         const { header, rows } = out.csv();
         download(`${name}.csv`, toCsv(header, rows), 'text/csv');
       } else if (kind === 'json') {
-        download(`${name}.json`, toJson({ widget: def.name, state, ...out.json() }), 'application/json');
+        // the state as the URL holds it: a widget may keep more (the speed widget's measurements)
+        const shown = Object.fromEntries(def.controls.map((c) => [c.key, state[c.key]]));
+        download(`${name}.json`, toJson({ widget: def.name, state: shown, ...out.json() }), 'application/json');
       } else {
         const doc = svgDocument(out.visual());
         if (kind === 'svg') download(`${name}.svg`, doc.text, 'image/svg+xml');
@@ -180,7 +182,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     let next = null, error = null;
     try {
       const att = await loadAttention();
-      next = def.compute(att, state, t);
+      next = await def.compute(att, state, t);  // a promise for a widget whose data loads (real-model)
     } catch (e) {
       error = e instanceof Error ? e : new Error(String(e));
     }

@@ -73,7 +73,11 @@ for (const name of NAMES) {
 test('the full page mounts every widget, in both languages, and fits a 375 px screen', async () => {
   for (const lang of ['en', 'zh']) {
     const { page, log } = await openPage(browser, `?lang=${lang}`, { viewport: { width: 375, height: 800 } });
-    for (const name of NAMES) await ready(page, name);
+    for (const name of NAMES) {
+      // a widget may wait until it is in view (real-model loads its model then)
+      await page.locator(`main [data-widget="${name}"]`).scrollIntoViewIfNeeded();
+      await ready(page, name);
+    }
     assert.equal(await page.locator('main [data-widget]').count(), NAMES.length, 'a section for every widget');
     assert.equal(await page.getByRole('alert').count(), 0, 'no alert');
     const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);

@@ -19,7 +19,9 @@ export function heatmap({
   const font = Math.max(9, Math.min(13, cell * 0.34));
   const left = Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, 12)), 10)) + 10;
   const top = Math.ceil(Math.max(...colLabels.map((l) => textWidth(l, 12)), 10) * 0.75) + 14;
-  const width = left + cols * cell + 4, height = top + rows * cell + 4;
+  // a column label runs up and to the right (rotated 45°): room for the last ones' ends
+  const right = Math.max(4, ...colLabels.map((l, j) => Math.ceil((j + 0.5 - cols) * cell + textWidth(l, 12) * 0.71) + 4));
+  const width = left + cols * cell + right, height = top + rows * cell + 4;
   const root = svg('svg', {
     class: 'heatmap', viewBox: `0 0 ${width} ${height}`, width, height,
     role: 'group', 'aria-label': title, 'font-family': 'system-ui, sans-serif',

@@ -26,16 +26,19 @@ function ticks(lo, hi, log, count = 5) {
 
 function tickLabel(v, log) {
   if (log) {
+    // a power of ten far from 1 as 1e-5; any other value (given ticks: 4,096) in digits
     const e = Math.round(Math.log10(v));
-    return Math.abs(e) >= 4 ? `1e${e}` : formatNumber(v, { digits: Math.max(0, -e) });
+    if (Math.abs(e) >= 4 && Math.abs(v / 10 ** e - 1) < 1e-9) return `1e${e}`;
+    return formatNumber(v, { digits: Math.max(0, -Math.floor(Math.log10(v))) });
   }
   return formatNumber(v, { digits: Math.abs(v) < 10 && v % 1 ? 2 : 0, minDigits: 0 });
 }
 
 // series: [{ label, x: number[], y: number[], points?: boolean, line?: boolean }]
-// markers: [{ x, label }] vertical guides.   Returns an <svg>.
+// markers: [{ x, label }] vertical guides.   xTicks: where to label x (default: round numbers)
+// Returns an <svg>.
 export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog = false, width = 560, height = 300,
-  xDomain = null, yDomain = null, markers = [], title = '' }) {
+  xDomain = null, yDomain = null, xTicks = null, markers = [], title = '' }) {
   const m = { left: 62, right: 16, top: 14, bottom: 46 };
   const all = (key) => series.flatMap((s) => s[key]).filter((v) => Number.isFinite(v) && (!(key === 'x' ? xLog : yLog) || v > 0));
   const [x0, x1] = xDomain ?? [Math.min(...all('x')), Math.max(...all('x'))];
@@ -48,7 +51,7 @@ export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog 
   const root = svg('svg', { class: 'plot', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, 'font-family': 'system-ui, sans-serif' });
   root.append(svg('title', {}, title));
   const axis = svg('g', { class: 'plot-axis', fill: 'currentColor', 'font-size': 11 });
-  for (const v of ticks(x0, x1, xLog)) {
+  for (const v of xTicks ?? ticks(x0, x1, xLog)) {
     axis.append(svg('line', { x1: sx(v), x2: sx(v), y1: m.top, y2: height - m.bottom, stroke: 'currentColor', 'stroke-opacity': 0.12 }));
     axis.append(svg('text', { x: sx(v), y: height - m.bottom + 16, 'text-anchor': 'middle' }, tickLabel(v, xLog)));
   }

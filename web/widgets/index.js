@@ -7,10 +7,12 @@ export const WIDGETS = {
   'self-attention': () => import('./self-attention.js'),
   'masking': () => import('./masking.js'),
   'multi-head': () => import('./multi-head.js'),
+  'real-model': () => import('./real-model.js'),
   'positional-encoding': () => import('./positional-encoding.js'),
   'cross-attention': () => import('./cross-attention.js'),
   'conditional': () => import('./conditional.js'),
   'complexity': () => import('./complexity.js'),
+  'speed': () => import('./speed.js'),
   'concepts': () => import('./concepts.js'),
 };
 
