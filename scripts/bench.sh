@@ -2,8 +2,10 @@
 # npm run bench: installs what is missing (the Debian packages and npm dev
 # dependencies as for npm test, and the peers in bench/node_modules), builds
 # the module, the benchmark's WASM side (build-wasm/bench) and its native side
-# (build-bench, g++ -O3 -march=native), then runs bench/bench.mjs: a table on
-# stdout and bench/results.json. Arguments go to bench.mjs (--quick: a smoke run).
+# (build-bench, g++ -O3 -march=native), then runs bench/bench.mjs (attention:
+# a table on stdout and bench/results.json) and bench/encoder.mjs (the
+# pretrained encoder in headless Chromium: bench/results-encoder.json).
+# Arguments go to both (--quick: a smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -25,3 +27,4 @@ cmake --build build-wasm -j"$jobs" --target attention_bench >/dev/null
 cmake --build build-bench -j"$jobs" --target attention_bench_native >/dev/null
 
 node bench/bench.mjs "$@"
+node bench/encoder.mjs "$@"
