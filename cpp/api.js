@@ -15,6 +15,7 @@
   'use strict';
 
   const INT32_MAX = 2147483647;
+  const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
   function fail(fn, message) {
     throw new Error(fn + ': ' + message);
@@ -94,7 +95,7 @@
         if (x.length === 0) fail(fn, name + ' is empty');
         return { rows: 1, cols: x.length, data: toFloat32(fn, name, x) };
       }
-      if (x === null || typeof x !== 'object')
+      if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x))
         fail(fn, name + ' must be a matrix { rows, cols, data }, got ' + describe(x));
       const rows = own(x, 'rows'), cols = own(x, 'cols'), given = own(x, 'data');  // each read once
       checkSize(fn, name + '.rows', rows);
@@ -142,9 +143,11 @@
       if (typeof x !== 'boolean') fail(fn, name + ' must be true or false, got ' + describe(x));
       return x;
     },
+    // a string; a lone surrogate becomes U+FFFD (as UTF-8 cannot carry it,
+    // the conversion to C++ would otherwise fuse it with the next character)
     string(fn, name, x) {
       if (typeof x !== 'string') fail(fn, name + ' must be a string, got ' + describe(x));
-      return x;
+      return x.replace(LONE_SURROGATE, '\ufffd');
     },
     // an array of strings (tokens), copied
     strings(fn, name, x) {

@@ -154,8 +154,9 @@ EncoderResult encode(const Encoder& e, std::string_view text) {
 Mat merge_to_words(const MatRef& A, const std::vector<Index>& word_of_piece, Index words) {
     require(A.rows() == A.cols() && A.rows() == Index(word_of_piece.size()),
             "merge_to_words: the map " + shape(A) + " does not fit " + std::to_string(word_of_piece.size()) + " pieces");
-    Mat W = Mat::Zero(words, words);
-    Vec pieces_in = Vec::Zero(words);
+    // summed in double: a word of 128 pieces adds 128 x 128 weights
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(words, words);
+    Eigen::VectorXd pieces_in = Eigen::VectorXd::Zero(words);
     for (Index i = 0; i < A.rows(); ++i) {
         const Index a = word_of_piece[size_t(i)];
         require(a >= 0 && a < words && (i == 0 || a >= word_of_piece[size_t(i - 1)]),
@@ -165,7 +166,7 @@ Mat merge_to_words(const MatRef& A, const std::vector<Index>& word_of_piece, Ind
     }
     for (Index a = 0; a < words; ++a)
         if (pieces_in(a) > 0) W.row(a) /= pieces_in(a);
-    return W;
+    return W.cast<Scalar>();
 }
 
 }  // namespace attn
