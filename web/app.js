@@ -4,6 +4,7 @@
 import { LANGUAGES, detectLanguage, translator } from './i18n.js';
 import { mountByName } from './mount.js';
 import { page } from './page-strings.js';
+import { flushState } from './state.js';
 
 let lang = detectLanguage();
 
@@ -25,6 +26,7 @@ for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => {
     if (!LANGUAGES.includes(button.dataset.lang) || button.dataset.lang === lang) return;
     lang = button.dataset.lang;
+    flushState();  // the widgets' latest states, which mountAll reads back
     const params = new URLSearchParams(location.search);
     params.set('lang', lang);
     try { history.replaceState(history.state, '', `${location.pathname}?${params}${location.hash}`); } catch { /* file: */ }

@@ -5,6 +5,7 @@
 // file://), so the next visit reads them from there instead of the network.
 //
 //   defaultModelUrl()           -> the model file beside the page's modules
+//   modelAllowed(url)           -> whether this page may fetch a model from url (a URL)
 //   loadEncoderOnce(att, url)   -> Promise<Encoder>: one load per URL per page
 //   watchEncoder(url, listener) -> unsubscribe(); listener(status) now and at every change
 //     status: { phase: 'waiting' | 'fetching' | 'preparing' | 'ready' | 'failed',
@@ -23,6 +24,16 @@ export function defaultModelUrl() {
   if (here) return new URL(`./${FILE}`, here).href;
   const script = [...document.querySelectorAll('script[src]')].find((s) => /(^|\/)embed\.js$/.test(new URL(s.src, document.baseURI).pathname));
   return new URL(FILE, script ? new URL(script.src, document.baseURI) : document.baseURI).href;
+}
+
+// The site's own pages (index.html, embed.html) read the model= state from
+// their address, which anyone can write into a link, and their
+// Content-Security-Policy connects only to their own origin: there a model
+// must be on the page's origin, refused before any request otherwise. The
+// script embed (embed.js: no module URL) takes it from the host page's
+// data-state and may point to any host that sends CORS headers.
+export function modelAllowed(url) {
+  return !import.meta.url || url.origin === location.origin;
 }
 
 function entry(url) {

@@ -9,7 +9,8 @@ import { WIDGETS } from './widgets/index.js';
 export async function mountByName(root, { lang, search, prefix = '', writeUrl = true, embedded = false }) {
   const name = root.dataset.widget;
   try {
-    const load = WIDGETS[name];
+    // own names only: "__proto__" or "constructor" in a URL is an unknown widget too
+    const load = Object.prototype.hasOwnProperty.call(WIDGETS, name) ? WIDGETS[name] : null;
     if (!load) throw new Error(`unknown widget "${name}"`);
     const def = await load();
     const state = parseState(search, def.controls, def.defaults, prefix);

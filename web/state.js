@@ -57,17 +57,46 @@ export function serialiseState(state, controls, search = '', prefix = '') {
 
 // The state of a widget from the page's URL.
 export function readState(controls, defaults, prefix = '') {
+  flushState();
   return parseState(window.location.search, controls, defaults, prefix);
+}
+
+// Writes into the URL are rationed: Chromium ignores history changes beyond
+// 200 in 10 s (and says so in the console), which a dragged slider reaches in
+// a few seconds, leaving a stale state in the address. Up to WRITE_BURST
+// writes go through at once; beyond, one per WRITE_EVERY ms, and the last
+// state always lands. (At most 20 + 100 writes in 10 s.)
+const WRITE_BURST = 20;
+const WRITE_EVERY = 100;  // ms
+const pending = new Map();  // prefix -> { state, controls }: not yet in the URL
+let credit = WRITE_BURST, refilled = 0, timer = 0;
+
+// Writes every pending state into the URL now (before reading the URL).
+export function flushState() {
+  clearTimeout(timer);
+  timer = 0;
+  if (pending.size === 0) return;
+  const { pathname, search, hash } = window.location;
+  let next = search;
+  for (const [prefix, { state, controls }] of pending) next = serialiseState(state, controls, next, prefix);
+  pending.clear();
+  credit -= 1;
+  try {
+    window.history.replaceState(window.history.state, '', pathname + next + hash);
+  } catch {
+    // some hosts (sandboxed iframes, file: URLs) refuse; the widget works without it
+  }
 }
 
 // Writes the state into the page's URL without adding a history entry.
 export function writeState(state, controls, prefix = '') {
-  const { pathname, search, hash } = window.location;
-  try {
-    window.history.replaceState(window.history.state, '', pathname + serialiseState(state, controls, search, prefix) + hash);
-  } catch {
-    // some hosts (sandboxed iframes, file: URLs) refuse; the widget works without it
-  }
+  pending.set(prefix, { state, controls });
+  const now = performance.now();
+  credit = Math.min(WRITE_BURST, credit + (now - refilled) / WRITE_EVERY);
+  refilled = now;
+  if (timer) return;  // a write is due: it takes this state too
+  if (credit >= 1) flushState();
+  else timer = setTimeout(flushState, (1 - credit) * WRITE_EVERY);
 }
 
 // Only the widget's own parameters, bare: for embed URLs and snippets.

@@ -5,7 +5,7 @@
 // all 8 heads, one of them large (over words or over pieces), where a query
 // looks most, and how similar sentences are by their embeddings.
 import { element } from '../dom.js';
-import { defaultModelUrl, loadEncoderOnce, watchEncoder } from '../encoder.js';
+import { defaultModelUrl, loadEncoderOnce, modelAllowed, watchEncoder } from '../encoder.js';
 import { mergeStrings } from '../i18n.js';
 import { hbar } from '../render/bars.js';
 import { composite } from '../render/compose.js';
@@ -54,6 +54,7 @@ export const strings = mergeStrings({ en: SENTENCES, zh: SENTENCES }, {
     modelFailed: 'The model file could not be loaded from {url}: {message}',
     fileHint: ' (a page opened from file:// cannot fetch it: serve the folder over http, e.g. with npm start)',
     badUrl: 'The model address “{url}” is not a valid URL.',
+    foreignUrl: 'This page loads its model only from its own origin, {origin}: “{url}” is elsewhere.',
     headsTitle: 'All 8 maps: 2 layers × 4 heads', headsHint: 'Choose one to see it large.',
     layer: 'Layer {layer}', head: 'Head {head}', headLabel: 'Layer {layer}, head {head}',
     mapHeading: 'Layer {layer}, head {head}',
@@ -93,6 +94,7 @@ export const strings = mergeStrings({ en: SENTENCES, zh: SENTENCES }, {
     modelFailed: '无法从 {url} 加载模型文件：{message}',
     fileHint: '（从 file:// 打开的页面无法读取它：请通过 http 提供这个文件夹，例如用 npm start）',
     badUrl: '模型地址“{url}”不是有效的 URL。',
+    foreignUrl: '本页只从自己的源 {origin} 加载模型，而“{url}”在别处。',
     headsTitle: '全部 8 张图：2 层 × 4 个头', headsHint: '选一张放大查看。',
     layer: '第 {layer} 层', head: '第 {head} 个头', headLabel: '第 {layer} 层，第 {head} 个头',
     mapHeading: '第 {layer} 层，第 {head} 个头',
@@ -149,11 +151,14 @@ const opened = new Promise((resolve) => { openModel = resolve; });
 
 function modelUrl(model, t) {
   if (!model) return defaultModelUrl();
+  let url;
   try {
-    return new URL(model, document.baseURI).href;
+    url = new URL(model, document.baseURI);
   } catch {
     throw inputError(t('badUrl', { url: model }));
   }
+  if (!modelAllowed(url)) throw inputError(t('foreignUrl', { url: url.href, origin: location.origin }));
+  return url.href;
 }
 
 // encodings by model and text: choosing a head or a row does not encode again
