@@ -14,7 +14,7 @@
 //
 // Also the f32x4 multiply-add peak (what "% of peak" divides by), causal
 // against unmasked, the WASM heap after n = 16384, the latency of an n = 16
-// call and the size of the module; then the targets of issue #5, met or not.
+// call and the size of the module; then the speed targets (README, Speed), met or not.
 // Writes bench/results.json. --quick: a few small sizes (a smoke run).
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { randomSigned } from '../web/random.js';  // mulberry32, uniform on [-1, 1)
 import { multiHeadAttentionModel } from './onnx.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -33,18 +34,8 @@ const median = (xs) => xs.slice().sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 // ---- inputs ------------------------------------------------------------------
 
-function random(seed) {  // mulberry32, uniform on [-1, 1)
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
-}
 function randomData(length, seed) {
-  const rand = random(seed), out = new Float32Array(length);
+  const rand = randomSigned(seed), out = new Float32Array(length);
   for (let i = 0; i < length; i++) out[i] = rand();
   return out;
 }
@@ -232,7 +223,7 @@ const maxAbsDifference = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x 
 // ---- the peak -------------------------------------------------------------------
 
 // chains of acc = acc * m + c: 8 flops a step each; 12 chains hide the latency
-// of multiply-then-add, 8 do not (the "plain loop" figure of the issue). Then
+// of multiply-then-add, 8 do not (a plain loop's figure). Then
 // the kernel's 4 x 8 register block alone, on operands in L1: the most a
 // matrix product gets out of V8's code for it.
 async function peak() {

@@ -21,12 +21,11 @@ const median = (xs) => xs.slice().sort((a, b) => a - b)[(xs.length - 1) >> 1];
 const UMBRELLA = 'The woman took her umbrella because it was raining.';
 const LONG = SENTENCES[SENTENCES.length - 1];  // cut at 128 pieces
 
-// ---- the files: float32 and float16 as built, int8 written here ----------------
+// ---- the files: float32, float16 and quantized as built, int8 written here --------
 const dir = mkdtempSync(path.join(os.tmpdir(), 'attention-wasm-encoder-'));
 symlinkSync(path.join(root, 'web/wasm/attention.mjs'), path.join(dir, 'attention.mjs'));
-const FILES = { float32: 'encoder.f32.bin', float16: 'encoder.f16.bin', int8: 'encoder.int8.bin' };
-symlinkSync(path.join(root, 'web/model', FILES.float32), path.join(dir, FILES.float32));
-symlinkSync(path.join(root, 'web/model', FILES.float16), path.join(dir, FILES.float16));
+const FILES = { float32: 'encoder.f32.bin', float16: 'encoder.f16.bin', quantized: 'encoder.q.bin', int8: 'encoder.int8.bin' };
+for (const dtype of ['float32', 'float16', 'quantized']) symlinkSync(path.join(root, 'web/model', FILES[dtype]), path.join(dir, FILES[dtype]));
 writeFileSync(path.join(dir, FILES.int8), writeModel(readPackage(), 'int8'));
 writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>encoder bench</title>');
 
@@ -86,7 +85,7 @@ const { default: createAttention } = await import(path.join(root, 'web/wasm/atte
 const att = await createAttention();
 const load = (file) => att.loadEncoder(readFileSync(path.join(dir, file)));
 const exact = await load(FILES.float32);
-for (const dtype of ['float16', 'int8']) {
+for (const dtype of ['float16', 'quantized', 'int8']) {
   const small = await load(FILES[dtype]);
   let weight = 0, embedding = 0, rows = 0, sameTop = 0, minCosine = 1;
   for (const sentence of SENTENCES) {
@@ -131,6 +130,6 @@ for (const dtype of Object.keys(FILES)) {
              (e ? `${e.maxWeightError.toExponential(1)} | ${e.maxEmbeddingError.toExponential(1)} | ${e.sameTop}/${e.rows} |`
                 : 'reference | reference | reference |'));
 }
-lines.push(`(medians; errors over ${SENTENCES.length} sentences against float32; the page loads float16)`);
+lines.push(`(medians; errors over ${SENTENCES.length} sentences against float32; the page loads quantized; bench/quantize.mjs compares the formats tried)`);
 console.log(lines.join('\n'));
 writeFileSync(path.join(root, 'bench/results-encoder.json'), JSON.stringify(results, null, 2));

@@ -1,194 +1,56 @@
 // The public JS API of the attention module (appended inside the module
 // factory with --post-js, so `Module` is the module being built).
 //
+// createAttention() resolves to `api` below, frozen: the documented functions
+// and nothing else (not the Emscripten module, whose heap views, malloc and
+// unchecked raw_* bindings would bypass every check).
+//
 // Each public function checks the JS types of its arguments against a
-// declarative schema, converts them to one canonical form (matrices as
-// { rows, cols, data: Float32Array }, masks as Uint8Array; every user value is
-// read once, own properties only), fills in the defaults, and calls its raw_*
-// twin in bindings.cpp. The core checks shapes and values; a raw function that
-// fails returns the message, which becomes an Error here:
+// declarative schema (api-checks.js), converts them to one canonical form,
+// fills in the defaults, and calls its raw_* twin (cpp/bindings/raw.cpp). The
+// core checks shapes and values; a raw function that fails returns the
+// message, which becomes an Error here (in the function's own option names):
 //   "attention: key has 3 columns but query has 4; the dot score needs equal widths"
 // Results are plain objects holding copies: nothing aliases the WASM heap and
 // nothing needs .delete().
 
-(function defineAttentionApi(Module) {
+(function defineAttentionApi(Module, checks, trainers, languageModels) {
   'use strict';
 
-  const INT32_MAX = 2147483647;
-  const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  const INT32_MAX = checks.INT32_MAX, fail = checks.fail, describe = checks.describe;
+  const isNumericArray = checks.isNumericArray, lengthOf = checks.lengthOf, checkLength = checks.checkLength;
+  const keepingFloat32 = checks.keepingFloat32, kinds = checks.kinds, check = checks.check;
 
-  function fail(fn, message) {
-    throw new Error(fn + ': ' + message);
-  }
-
-  function describe(x) {
-    if (x === null) return 'null';
-    if (Array.isArray(x)) return 'an array';
-    if (ArrayBuffer.isView(x)) return 'a ' + x.constructor.name;
-    if (typeof x === 'number') return String(x);
-    if (typeof x === 'string') return 'the string ' + JSON.stringify(x.length > 40 ? x.slice(0, 40) + '…' : x);
-    return typeof x;
-  }
-
-  const own = (object, key) => (Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
-
-  function isNumericArray(x) {
-    return Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView) &&
-                                !(typeof BigInt64Array !== 'undefined' && x instanceof BigInt64Array) &&
-                                !(typeof BigUint64Array !== 'undefined' && x instanceof BigUint64Array));
-  }
-
-  // %TypedArray%.prototype.length: the length a typed array really has (a
-  // subclass or an own property cannot fake it)
-  const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length').get;
-  const lengthOf = (xs) => (ArrayBuffer.isView(xs) ? typedLength.call(xs) : xs.length);
-
-  // Set by attention() while it checks its options: a plain Float32Array is
-  // then taken as it is instead of copied (each copy cost 1.5 us, a tenth of a
-  // small call). attention() copies it into the heap, or into a new array for
-  // Embind, once every option has been read, and checks its length again then.
-  let keepFloat32 = false;
-
-  // Copies numbers into a new Float32Array, rejecting anything that is not a number.
-  function toFloat32(fn, name, xs) {
-    if (ArrayBuffer.isView(xs)) {  // holds numbers only: one native copy
-      if (keepFloat32 && Object.getPrototypeOf(xs) === Float32Array.prototype) return xs;
-      return new Float32Array(xs);
-    }
-    const out = new Float32Array(xs.length);
-    for (let i = 0; i < xs.length; i++) {
-      const x = xs[i];
-      if (typeof x !== 'number') fail(fn, name + '[' + i + '] must be a number, got ' + describe(x));
-      out[i] = x;
-    }
-    return out;
-  }
-
-  function checkLength(fn, name, rows, cols, length) {
-    if (length !== rows * cols)
-      fail(fn, name + '.data has ' + length + ' entries but rows * cols = ' + rows + ' * ' + cols + ' = ' + rows * cols);
-  }
-
-  function checkSize(fn, name, x) {
-    if (!Number.isInteger(x) || x < 1) fail(fn, name + ' must be a positive integer, got ' + describe(x));
-    if (x > INT32_MAX) fail(fn, name + ' is too large: ' + x);
-  }
-
-  // Argument kinds: each checks one value and returns its canonical form.
-  const kinds = {
-    // { rows, cols, data }, or nested arrays [[...], ...], or one row as a flat array
-    matrix(fn, name, x) {
-      if (Array.isArray(x) && x.length > 0 && Array.isArray(x[0])) {
-        const rows = x.length, cols = x[0].length;
-        checkSize(fn, name + ' columns', cols);
-        const data = new Float32Array(rows * cols);
-        for (let i = 0; i < rows; i++) {  // indexed: a hole in a sparse array is an error, not skipped
-          const row = x[i];
-          if (!Array.isArray(row) || row.length !== cols)
-            fail(fn, name + ' row ' + i + ' has ' + (Array.isArray(row) ? row.length + ' entries' : describe(row)) +
-                 ' but row 0 has ' + cols);
-          data.set(toFloat32(fn, name + '[' + i + ']', row), i * cols);
-        }
-        return { rows, cols, data };
-      }
-      if (isNumericArray(x)) {
-        if (x.length === 0) fail(fn, name + ' is empty');
-        return { rows: 1, cols: x.length, data: toFloat32(fn, name, x) };
-      }
-      if (x === null || typeof x !== 'object' || ArrayBuffer.isView(x))
-        fail(fn, name + ' must be a matrix { rows, cols, data }, got ' + describe(x));
-      const rows = own(x, 'rows'), cols = own(x, 'cols'), given = own(x, 'data');  // each read once
-      checkSize(fn, name + '.rows', rows);
-      checkSize(fn, name + '.cols', cols);
-      if (!isNumericArray(given))
-        fail(fn, name + '.data must be a Float32Array or an array of numbers, got ' + describe(given));
-      const data = toFloat32(fn, name + '.data', given);
-      checkLength(fn, name, rows, cols, lengthOf(data));
-      return { rows, cols, data };
-    },
-    vector(fn, name, x) {
-      if (!isNumericArray(x)) fail(fn, name + ' must be a Float32Array or an array of numbers, got ' + describe(x));
-      if (x.length === 0) fail(fn, name + ' is empty');
-      return toFloat32(fn, name, x);
-    },
-    // one entry per (query, key), row-major; non-zero or true = may attend
-    mask(fn, name, x) {
-      if (!isNumericArray(x)) fail(fn, name + ' must be a Uint8Array or an array, got ' + describe(x));
-      const out = new Uint8Array(x.length);
-      for (let i = 0; i < x.length; i++) {
-        const v = x[i];
-        if (typeof v !== 'number' && typeof v !== 'boolean')
-          fail(fn, name + '[' + i + '] must be 0/1 or a boolean, got ' + describe(v));
-        out[i] = v ? 1 : 0;
-      }
-      return out;
-    },
-    // a finite number that float32 can hold (the core computes in float32)
-    number(fn, name, x) {
-      if (typeof x !== 'number' || !Number.isFinite(x)) fail(fn, name + ' must be a finite number, got ' + describe(x));
-      if (!Number.isFinite(Math.fround(x))) fail(fn, name + ' = ' + x + ' is beyond the float32 range');
-      if (x !== 0 && Math.fround(x) === 0) fail(fn, name + ' = ' + x + ' is too small for float32');
-      return x;
-    },
-    int(fn, name, x) {
-      if (!Number.isInteger(x)) fail(fn, name + ' must be an integer, got ' + describe(x));
-      if (Math.abs(x) > INT32_MAX) fail(fn, name + ' is too large: ' + x);
-      return x;
-    },
-    seed(fn, name, x) {
-      if (!Number.isSafeInteger(x) || x < 0) fail(fn, name + ' must be a non-negative integer, got ' + describe(x));
-      return x;
-    },
-    boolean(fn, name, x) {
-      if (typeof x !== 'boolean') fail(fn, name + ' must be true or false, got ' + describe(x));
-      return x;
-    },
-    // a string; a lone surrogate becomes U+FFFD (as UTF-8 cannot carry it,
-    // the conversion to C++ would otherwise fuse it with the next character)
-    string(fn, name, x) {
-      if (typeof x !== 'string') fail(fn, name + ' must be a string, got ' + describe(x));
-      return x.replace(LONE_SURROGATE, '\ufffd');
-    },
-    // an array of strings (tokens), copied
-    strings(fn, name, x) {
-      if (!Array.isArray(x)) fail(fn, name + ' must be an array of strings, got ' + describe(x));
-      const out = new Array(x.length);
-      for (let i = 0; i < x.length; i++) out[i] = kinds.string(fn, name + '[' + i + ']', x[i]);
-      return out;
-    },
+  // The core's messages name the core's arguments (valid_length, d_k); each
+  // function says them with its own option names.
+  const renames = {
+    valid_length: [/\bvalid_length\b/g, 'validLength'],
+    d_k: [/\bd_k\b/g, 'dK'],
+    d_v: [/\bd_v\b/g, 'dV'],
+    d_model: [/\bd_model\b/g, 'dModel'],
+    text: [/^the text is empty$/, 'text is empty: type a sentence'],
   };
-
-  // Checks an options object against a schema { key: kind | nested schema };
-  // a kind ending in '!' is required. Unknown keys are errors (a typo must not
-  // be ignored silently); undefined values count as absent; inherited keys are
-  // not read.
-  function check(fn, name, options, schema) {
-    if (options === undefined) options = {};
-    if (options === null || typeof options !== 'object' || Array.isArray(options))
-      fail(fn, name + ' must be an object, got ' + describe(options));
-    const out = {};
-    for (const key of Object.keys(options)) {
-      if (!Object.prototype.hasOwnProperty.call(schema, key))
-        fail(fn, 'unknown option ' + JSON.stringify(key) + ' in ' + name + ' (known: ' + Object.keys(schema).join(', ') + ')');
-    }
-    for (const key of Object.keys(schema)) {
-      const kind = schema[key];
-      const value = own(options, key);
-      const label = name === 'options' ? key : name + '.' + key;
-      if (value === undefined) {
-        if (typeof kind === 'string' && kind.endsWith('!')) fail(fn, label + ' is required');
-        continue;
-      }
-      out[key] = typeof kind === 'string' ? kinds[kind.replace('!', '')](fn, label, value) : check(fn, label, value, kind);
-    }
-    return out;
+  const renamed = {
+    attention: ['valid_length'],
+    selfAttention: ['valid_length', 'd_k', 'd_v'],
+    crossAttention: ['valid_length', 'd_k', 'd_v'],
+    conditionalAttention: ['valid_length', 'd_k', 'd_v'],
+    multiHeadAttention: ['valid_length', 'd_model'],
+    encode: ['text'],
+    embed: ['text'],
+  };
+  function jsMessage(fn, message) {
+    for (const name of renamed[fn] || []) message = message.replace(renames[name][0], renames[name][1]);
+    return message;
   }
 
   function call(fn, raw, canonical) {
     const result = Module[raw](canonical);
-    if (typeof result === 'string') fail(fn, result);
+    if (typeof result === 'string') fail(fn, jsMessage(fn, result));
     return result;
   }
+
+  const api = {};
 
   const scoreParams = { W: 'matrix', U: 'matrix', v: 'vector', sigma: 'number', seed: 'seed', hidden: 'int' };
   const attentionOptions = { score: 'string', scale: 'number', params: scoreParams, mask: 'mask', causal: 'boolean', validLength: 'int' };
@@ -227,7 +89,7 @@
     return o;
   }
 
-  Module['softmax'] = function softmax(x, options) {
+  api['softmax'] = function softmax(x, options) {
     const o = check('softmax', 'options', options, schemas.softmax);
     o.x = kinds.matrix('softmax', 'x', x);
     if (o.temperature === undefined) o.temperature = 1;
@@ -235,7 +97,7 @@
   };
   // attention({ ..., intermediates: false }) for the dot score without an explicit
   // mask: the inputs go straight into the heap and the kernel is called with
-  // numbers alone (see raw_attention_output_lean in bindings.cpp). Returns
+  // numbers alone (see raw_attention_output_lean in bindings/raw.cpp). Returns
   // undefined when the core rejects the input, for the general path to say why.
   function attentionOutputLean(o) {
     const q = o.query, k = o.key, v = o.value, size = q.rows * v.cols;
@@ -260,15 +122,9 @@
     }
   }
 
-  Module['attention'] = function attention(options) {
-    const fn = 'attention', kept = keepFloat32;
-    keepFloat32 = true;
-    let o;
-    try {
-      o = check(fn, 'options', options, schemas.attention);
-    } finally {
-      keepFloat32 = kept;
-    }
+  api['attention'] = function attention(options) {
+    const fn = 'attention';
+    const o = keepingFloat32(() => check(fn, 'options', options, schemas.attention));
     // { output } alone; the dot score runs the fused kernel: no (n_q, n_k) matrix
     if (o.intermediates === false && (o.score === undefined || o.score === 'dot') && o.mask === undefined &&
         o.params === undefined) {
@@ -282,34 +138,34 @@
     }
     return call(fn, o.intermediates === false ? 'raw_attention_output' : 'raw_attention', o);
   };
-  Module['selfAttention'] = function selfAttention(options) {
+  api['selfAttention'] = function selfAttention(options) {
     const o = projectionWidths(check('selfAttention', 'options', options, schemas.selfAttention));
     return call('selfAttention', 'raw_projected_attention', o);
   };
-  Module['crossAttention'] = function crossAttention(options) {
+  api['crossAttention'] = function crossAttention(options) {
     const o = projectionWidths(check('crossAttention', 'options', options, schemas.crossAttention));
     return call('crossAttention', 'raw_projected_attention', o);
   };
-  Module['multiHeadAttention'] = function multiHeadAttention(options) {
+  api['multiHeadAttention'] = function multiHeadAttention(options) {
     const o = check('multiHeadAttention', 'options', options, schemas.multiHeadAttention);
     if (o.dModel === undefined) o.dModel = o.input.cols;
     if (o.seed === undefined) o.seed = 0;
     return call('multiHeadAttention', 'raw_multi_head_attention', o);
   };
-  Module['conditionalAttention'] = function conditionalAttention(options) {
+  api['conditionalAttention'] = function conditionalAttention(options) {
     const o = projectionWidths(check('conditionalAttention', 'options', options, schemas.conditionalAttention));
     if (o.fusion === undefined) o.fusion = 'concat';
     return call('conditionalAttention', 'raw_conditional_attention', o);
   };
-  Module['positionalEncoding'] = function positionalEncoding(n, d) {
+  api['positionalEncoding'] = function positionalEncoding(n, d) {
     return call('positionalEncoding', 'raw_positional_encoding',
                 { n: kinds.int('positionalEncoding', 'n', n), d: kinds.int('positionalEncoding', 'd', d) });
   };
-  Module['addPositionalEncoding'] = function addPositionalEncoding(input) {
+  api['addPositionalEncoding'] = function addPositionalEncoding(input) {
     return call('addPositionalEncoding', 'raw_add_positional_encoding',
                 { input: kinds.matrix('addPositionalEncoding', 'input', input) });
   };
-  Module['permuteMap'] = function permuteMap(map, order) {
+  api['permuteMap'] = function permuteMap(map, order) {
     const fn = 'permuteMap';
     const m = kinds.matrix(fn, 'map', map);
     if (!isNumericArray(order)) fail(fn, 'order must be an array of indices, got ' + describe(order));
@@ -317,11 +173,11 @@
     for (let i = 0; i < order.length; i++) indices[i] = kinds.int(fn, 'order[' + i + ']', order[i]);
     return call(fn, 'raw_permute_map', { map: m, order: indices });
   };
-  Module['maxAbsDifference'] = function maxAbsDifference(a, b) {
+  api['maxAbsDifference'] = function maxAbsDifference(a, b) {
     const fn = 'maxAbsDifference';
     return call(fn, 'raw_max_abs_difference', { a: kinds.matrix(fn, 'a', a), b: kinds.matrix(fn, 'b', b) });
   };
-  Module['kernelRegression'] = function kernelRegression(options) {
+  api['kernelRegression'] = function kernelRegression(options) {
     const fn = 'kernelRegression';
     const o = check(fn, 'options', options, schemas.kernelRegression);
     const given = ['query', 'queries', 'range', 'weights'].filter((k) => k in o);
@@ -339,41 +195,61 @@
     }
     return call(fn, 'raw_kernel_regression', o);
   };
-  Module['costModel'] = function costModel(options) {
+  api['costModel'] = function costModel(options) {
     const o = check('costModel', 'options', options, schemas.costModel);
     if (o.k === undefined) o.k = 3;
     return call('costModel', 'raw_cost_model', o);
   };
-  Module['entropy'] = function entropy(weights) {
+  api['entropy'] = function entropy(weights) {
     return call('entropy', 'raw_entropy', { weights: kinds.matrix('entropy', 'weights', weights) });
   };
-  Module['sigmoid'] = function sigmoid(x) {
+  api['sigmoid'] = function sigmoid(x) {
     return call('sigmoid', 'raw_sigmoid', { x: kinds.matrix('sigmoid', 'x', x) });
   };
-  Module['embedTokens'] = function embedTokens(options) {
+  // the small arithmetic the page shows: sums of rows, a matrix times a
+  // number, the top entry of each row, the dot products of two sets of rows, log n
+  api['rowSums'] = function rowSums(m) {
+    return call('rowSums', 'raw_row_sums', { m: kinds.matrix('rowSums', 'm', m) });
+  };
+  api['scale'] = function scale(m, factor) {
+    const fn = 'scale';
+    return call(fn, 'raw_scale', { m: kinds.matrix(fn, 'm', m), factor: kinds.number(fn, 'factor', factor) });
+  };
+  api['dotProducts'] = function dotProducts(a, b) {
+    const fn = 'dotProducts';
+    return call(fn, 'raw_dot_products', { a: kinds.matrix(fn, 'a', a), b: kinds.matrix(fn, 'b', b) });
+  };
+  api['argmaxRows'] = function argmaxRows(m) {
+    return call('argmaxRows', 'raw_top_rows', { m: kinds.matrix('argmaxRows', 'm', m) });
+  };
+  api['maxEntropy'] = function maxEntropy(n) {
+    return call('maxEntropy', 'raw_max_entropy', { n: kinds.int('maxEntropy', 'n', n) });
+  };
+  api['embedTokens'] = function embedTokens(options) {
     const o = check('embedTokens', 'options', options, schemas.embedTokens);
     if (o.seed === undefined) o.seed = 0;
     return call('embedTokens', 'raw_embed_tokens', o);
   };
-  Module['dotProductSamples'] = function dotProductSamples(options) {
+  api['dotProductSamples'] = function dotProductSamples(options) {
     const o = check('dotProductSamples', 'options', options, schemas.dotProductSamples);
     if (o.count === undefined) o.count = 2000;
     if (o.seed === undefined) o.seed = 0;
     return call('dotProductSamples', 'raw_dot_product_samples', o);
   };
-  Module['histogram'] = function histogram(options) {
+  api['histogram'] = function histogram(options) {
     return call('histogram', 'raw_histogram', check('histogram', 'options', options, schemas.histogram));
   };
   // least squares: { slope, intercept, rSquared } of y = slope x + intercept
-  Module['fitLine'] = function fitLine(xs, ys) {
+  api['fitLine'] = function fitLine(xs, ys) {
     const fn = 'fitLine';
     return call(fn, 'raw_fit_line', { xs: kinds.vector(fn, 'xs', xs), ys: kinds.vector(fn, 'ys', ys) });
   };
   // The pretrained encoder (a model file from web/model/). Resolves to an
   // object whose encode(text) returns the pieces, the words, every layer's
   // and head's attention over pieces and over words, and the sentence
-  // embedding; delete() frees its weights (about 28 MB of the heap).
-  Module['loadEncoder'] = function loadEncoder(bytes) {
+  // embedding; embed(text) the embedding alone; delete() frees its weights
+  // (about 28 MB of the heap).
+  api['loadEncoder'] = function loadEncoder(bytes) {
     return new Promise((resolve) => {
       const fn = 'loadEncoder';
       let view = bytes;
@@ -390,6 +266,12 @@
           const normalized = kinds.string('encode', 'text', text).normalize('NFKC');
           return call('encode', 'raw_encoder_encode', { handle, text: normalized });
         },
+        // the sentence embedding alone (Float32Array): no maps computed or copied out
+        embed(text) {
+          if (handle === 0) fail('embed', 'this encoder was deleted');
+          const normalized = kinds.string('embed', 'text', text).normalize('NFKC');
+          return call('embed', 'raw_encoder_embed', { handle, text: normalized });
+        },
         delete() {
           if (handle !== 0) call('delete', 'raw_encoder_delete', { handle });
           handle = 0;
@@ -397,15 +279,53 @@
       }));
     });
   };
-  Module['initXavier'] = function initXavier(rows, cols, seed, stream) {
+  api['initXavier'] = function initXavier(rows, cols, seed, stream) {
     const fn = 'initXavier';
     return call(fn, 'raw_init_xavier', {
       rows: kinds.int(fn, 'rows', rows), cols: kinds.int(fn, 'cols', cols), seed: kinds.seed(fn, 'seed', seed),
       stream: stream === undefined ? 0 : kinds.seed(fn, 'stream', stream),
     });
   };
+  api['initUniform'] = function initUniform(rows, cols, seed, limit, stream) {
+    const fn = 'initUniform';
+    return call(fn, 'raw_init_uniform', {
+      rows: kinds.int(fn, 'rows', rows), cols: kinds.int(fn, 'cols', cols), seed: kinds.seed(fn, 'seed', seed),
+      limit: kinds.number(fn, 'limit', limit), stream: stream === undefined ? 0 : kinds.seed(fn, 'stream', stream),
+    });
+  };
+  // The trainers (api-trainer.js): an attention model learning a sequence task,
+  // and the Nadaraya-Watson model learning its width. Each returns an object
+  // whose delete() frees it.
+  api['createTrainer'] = function createTrainer(options) {
+    return trainers.createTrainer(options);
+  };
+  api['createWidthTrainer'] = function createWidthTrainer(options) {
+    return trainers.createWidthTrainer(options);
+  };
+  // The language model (api-language-model.js): a small transformer trained on
+  // texts, character by character; and the quatrain form check of its poems.
+  api['createLanguageModel'] = function createLanguageModel(options) {
+    return languageModels.createLanguageModel(options);
+  };
+  api['quatrainForm'] = function quatrainForm(texts) {
+    return languageModels.quatrainForm(texts);
+  };
   // { heapBytes: size of the WASM memory, allocatedBytes: bytes malloc holds now }
-  Module['memoryStats'] = function memoryStats() {
+  api['memoryStats'] = function memoryStats() {
     return Module['raw_memory_stats']();
   };
-})(Module);
+  // live Embind handles (for leak checks)
+  api['count_emval_handles'] = function count_emval_handles() {
+    return Module['count_emval_handles']();
+  };
+
+  // The module resolves to the frozen api once it is ready, not to Module.
+  // readyPromiseResolve is the factory's own resolver (src/shell.js of
+  // Emscripten), still unresolved here: the WebAssembly instance is created
+  // asynchronously, after this code has run.
+  const facade = Object.freeze(api);
+  const resolveModule = readyPromiseResolve;
+  readyPromiseResolve = function resolveFacade() {
+    resolveModule(facade);
+  };
+})(Module, attentionChecks, attentionTrainers, attentionLanguageModels);

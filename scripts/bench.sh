@@ -4,10 +4,20 @@
 # the module, the benchmark's WASM side (build-wasm/bench) and its native side
 # (build-bench, g++ -O3 -march=native), then runs bench/bench.mjs (attention:
 # a table on stdout and bench/results.json) and bench/encoder.mjs (the
-# pretrained encoder in headless Chromium: bench/results-encoder.json).
-# Arguments go to both (--quick: a smoke run).
+# pretrained encoder in headless Chromium: bench/results-encoder.json),
+# bench/encoder-peer.mjs (the encoder against tfjs-backend-wasm running the
+# same model in Node: bench/results-encoder-peer.json), bench/quantize.mjs
+# (the model file formats: size against the change of the maps and
+# embeddings, a table on stdout), bench/train.mjs (training against TF.js, and
+# time to 99% in Node and Chromium: bench/results-train.json) and bench/lm.mjs
+# (the language model on the quatrains against TF.js, and the time to write a
+# poem: bench/results-lm.json). Arguments go to each of them (--quick: a smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the tree's build lock, for the builds and the timing runs alike: a build
+# started meanwhile (npm start, npm test) would both race and skew the figures
+. scripts/lock.sh
+tree_lock bench
 jobs=$(nproc 2>/dev/null || echo 2)
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
@@ -28,3 +38,7 @@ cmake --build build-bench -j"$jobs" --target attention_bench_native >/dev/null
 
 node bench/bench.mjs "$@"
 node bench/encoder.mjs "$@"
+node bench/encoder-peer.mjs "$@"
+node bench/quantize.mjs "$@"
+node bench/train.mjs "$@"
+node bench/lm.mjs "$@"

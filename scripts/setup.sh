@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, and only what is missing:
-# Debian packages (Emscripten, Eigen, doctest, Chromium, CMake, clang's libFuzzer) and the npm dev
+# Debian packages (Emscripten, Eigen, doctest, Chromium, Firefox ESR, CMake, clang's libFuzzer) and the npm dev
 # dependencies. A second run finds everything in place and does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# npm ci replaces node_modules: never while a build or a test run uses it
+. scripts/lock.sh
+tree_lock setup
 
 missing=()
 command -v emcc >/dev/null || missing+=(emscripten)
@@ -13,6 +16,7 @@ command -v g++ >/dev/null || missing+=(g++)
 [ -f /usr/include/eigen3/Eigen/Dense ] || missing+=(libeigen3-dev)
 [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
 command -v chromium >/dev/null || missing+=(chromium)
+command -v firefox-esr >/dev/null || missing+=(firefox-esr)
 command -v clang++-14 >/dev/null || missing+=(clang-14)
 compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || missing+=(libclang-rt-14-dev)
 if [ ${#missing[@]} -gt 0 ]; then

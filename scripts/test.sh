@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Runs every suite, prints a count per suite, and ends with one summary line:
-#   1. the native doctest suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   2. the same doctest suite compiled to WASM, run in Node
+#   1. the native doctest suite under AddressSanitizer + UndefinedBehaviorSanitizer (ctest, build-native)
+#   2. the same doctest suite compiled to WASM, run in Node (ctest, build-wasm)
 #   3. the libFuzzer targets: their kept crash inputs, then 10 s of fuzzing each
 #   4. the Node API tests (node --test tests/node/)
 #   5. the browser tests in headless Chromium (node --test tests/browser/)
+#   6. the Firefox smoke suite in headless firefox-esr (node --test tests/firefox/)
 # Fails if any suite fails or runs no test. Expects `scripts/build.sh all` first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# no build (npm start's, another npm test's) rewrites what the suites read meanwhile
+. scripts/lock.sh
+tree_lock test
 logs=$(mktemp -d)
 total_pass=0
 total_fail=0
 summary=()
 
 record() {  # name passed failed status
-  local name=$1 pass=$2 fail=$3 status=$4
+  # a suite that died before writing its counts gives empty ones: 0, then status decides
+  local name=$1 pass=${2:-0} fail=${3:-0} status=$4
   if [ "$status" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi  # crashed before reporting
   if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ]; then
     echo "test.sh: $name ran no test" >&2
@@ -25,17 +30,18 @@ record() {  # name passed failed status
   summary+=("$(printf '  %-34s %5d passed, %d failed' "$name" "$pass" "$fail")")
 }
 
-doctest() {  # name command...
-  local name=$1 log="$logs/$1.log"
-  shift
+ctest_suite() {  # name build-dir: the C++ tests CMakeLists.txt declares there (add_test)
+  local name=$1 dir=$2 log="$logs/$1.log"
   echo "== $name"
-  "$@" --no-colors=true 2>&1 | tee "$log" | grep -E '^\[doctest\] (test cases|assertions)|ERROR|FATAL|Sanitizer|runtime error' 
+  # -V: the doctest binaries' own output, each line prefixed "<test number>: "
+  ctest --test-dir "$dir" --no-tests=error -V 2>&1 | tee "$log" |
+    grep -E '\[doctest\] (test cases|assertions)|ERROR|FATAL|Sanitizer|runtime error|tests passed|tests failed|No tests'
   local status=${PIPESTATUS[0]}
-  local line pass fail
-  line=$(grep -E '^\[doctest\] test cases:' "$log" | tail -1)
-  pass=$(sed -E 's/.*\| *([0-9]+) passed.*/\1/' <<<"$line")
-  fail=$(sed -E 's/.*\| *([0-9]+) failed.*/\1/' <<<"$line")
-  record "$name" "${pass:-0}" "${fail:-0}" "$status"
+  # the counts: doctest's "test cases: N | P passed | F failed" lines, summed over the tests
+  local counts
+  counts=$(sed -nE 's/.*\[doctest\] test cases: *[0-9]+ *\| *([0-9]+) passed *\| *([0-9]+) failed.*/\1 \2/p' "$log" |
+           awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }')
+  record "$name" ${counts% *} ${counts#* } "$status"
 }
 
 nodetest() {  # name dir [options]
@@ -51,8 +57,8 @@ nodetest() {  # name dir [options]
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-doctest "doctest native (ASan+UBSan)" build-native/attention_tests
-doctest "doctest WASM (Node)" node build-wasm/attention_tests.cjs
+ctest_suite "doctest native (ASan+UBSan)" build-native
+ctest_suite "doctest WASM (Node)" build-wasm
 fuzz() {  # name seconds: one test per libFuzzer target
   local name=$1 log="$logs/fuzz.log"
   echo "== $name"
@@ -64,6 +70,7 @@ fuzz() {  # name seconds: one test per libFuzzer target
 fuzz "libFuzzer (10 s per target)" 10
 nodetest "Node API" tests/node/
 nodetest "browser (headless Chromium)" tests/browser/ --test-concurrency=1
+nodetest "Firefox smoke" tests/firefox/ --test-concurrency=1
 
 rm -rf "$logs"
 echo

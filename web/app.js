@@ -1,39 +1,57 @@
 // The full page: every [data-widget] element is mounted, each with its state
 // under its own prefix in the URL (?kv-query.q=172&attention-map.sentence=...),
-// and the page's own text follows the language switch.
-import { LANGUAGES, detectLanguage, translator } from './i18n.js';
+// and the page's own text follows the language switch, which offers every
+// language that has a catalog; the table of contents names every section by
+// its widget's title.
+import { LANGUAGES, detectLanguage, languageTag, message, translator } from './i18n.js';
 import { mountByName } from './mount.js';
-import { page } from './page-strings.js';
 import { flushState } from './state.js';
+import { createToc } from './toc.js';
 
 let lang = detectLanguage();
 
 function translatePage() {
-  const t = translator(lang, page);
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  const t = translator(lang, 'page');
+  document.documentElement.lang = languageTag(lang);
   document.title = t('documentTitle');
-  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll('[data-i18n]')) node.replaceChildren(t.rich(node.dataset.i18n));
   for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
 }
 
+const toc = createToc(document.querySelector('nav.toc'));
+
+// Resolves once every widget shows its title (its numbers may come later).
 function mountAll() {
-  for (const root of document.querySelectorAll('main [data-widget]')) {
-    mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.` });
-  }
+  const mounts = [...document.querySelectorAll('main [data-widget]')].map((root) =>
+    mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.` }));
+  return Promise.all(mounts).then(() => toc.refresh());
 }
 
-for (const button of document.querySelectorAll('[data-lang]')) {
-  button.addEventListener('click', () => {
-    if (!LANGUAGES.includes(button.dataset.lang) || button.dataset.lang === lang) return;
-    lang = button.dataset.lang;
-    flushState();  // the widgets' latest states, which mountAll reads back
-    const params = new URLSearchParams(location.search);
-    params.set('lang', lang);
-    try { history.replaceState(history.state, '', `${location.pathname}?${params}${location.hash}`); } catch { /* file: */ }
-    translatePage();
-    mountAll();
-  });
+function switchTo(next) {
+  if (!LANGUAGES.includes(next) || next === lang) return;
+  lang = next;
+  flushState();  // the widgets' latest states, which mountAll reads back
+  const params = new URLSearchParams(location.search);
+  params.set('lang', lang);
+  try { history.replaceState(history.state, '', `${location.pathname}?${params}${location.hash}`); } catch { /* file: */ }
+  translatePage();
+  mountAll();
 }
 
+// one button per catalog, each named in its own language
+function languageButtons(group) {
+  group.setAttribute('aria-label', LANGUAGES.map((code) => message(code, 'common', 'language')).join(' / '));
+  group.replaceChildren(...LANGUAGES.map((code) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.lang = code;
+    button.lang = languageTag(code);
+    button.textContent = message(code, 'meta', 'name');
+    button.addEventListener('click', () => switchTo(code));
+    return button;
+  }));
+}
+
+for (const group of document.querySelectorAll('.language')) languageButtons(group);
 translatePage();
-mountAll();
+mountAll().then(() => toc.land());

@@ -15,15 +15,23 @@ let nextId = 0;
 const uniqueId = (key) => `control-${key}-${++nextId}`;
 const enabledIn = (control, state) => !control.enabled || control.enabled(state);
 
-function rangeControl(control, t, onInput) {
+// A control's box (class control-<kind>), its label and the field (a <tag>)
+// the label names: { id, box, label, field }.
+function labelled(control, t, kind, tag) {
   const id = uniqueId(control.key);
+  const box = element('div', `control control-${kind}`);
+  const label = element('label', 'control-label', t.rich(control.label));
+  const field = element(tag);
+  label.htmlFor = id;
+  field.id = id;
+  return { id, box, label, field };
+}
+
+function rangeControl(control, t, onInput) {
   const digits = decimalsOf(control.step);
   const show = (x) => formatNumber(x, { digits, unit: control.unit ? t(control.unit) : '' });
-  const box = element('div', 'control control-range');
-  const label = element('label', 'control-label', t(control.label));
-  label.htmlFor = id;
-  const input = element('input');
-  Object.assign(input, { type: 'range', id, name: control.key, min: control.min, max: control.max, step: control.step });
+  const { id, box, label, field: input } = labelled(control, t, 'range', 'input');
+  Object.assign(input, { type: 'range', name: control.key, min: control.min, max: control.max, step: control.step });
   const output = element('output', 'control-value');
   output.htmlFor.add(id);
   input.addEventListener('input', () => onInput(control.key, Number(input.value)));
@@ -44,7 +52,7 @@ function rangeControl(control, t, onInput) {
 function choiceControl(control, t, onInput) {
   const name = uniqueId(control.key);
   const box = element('fieldset', 'control control-choice');
-  box.append(element('legend', 'control-label', t(control.label)));
+  box.append(element('legend', 'control-label', t.rich(control.label)));
   const group = element('div', 'choice-group');
   group.style.setProperty('--choices', control.options.length);
   const radios = control.options.map((option) => {
@@ -52,7 +60,7 @@ function choiceControl(control, t, onInput) {
     const radio = element('input');
     Object.assign(radio, { type: 'radio', name, value: option.value });
     radio.addEventListener('change', () => { if (radio.checked) onInput(control.key, option.value); });
-    label.append(radio, element('span', 'choice-text', t(option.label)));
+    label.append(radio, element('span', 'choice-text', t.rich(option.label)));
     group.append(label);
     return radio;
   });
@@ -67,14 +75,9 @@ function choiceControl(control, t, onInput) {
 }
 
 function selectControl(control, t, onInput) {
-  const id = uniqueId(control.key);
-  const box = element('div', 'control control-select');
-  const label = element('label', 'control-label', t(control.label));
-  label.htmlFor = id;
-  const select = element('select');
-  select.id = id;
+  const { box, label, field: select } = labelled(control, t, 'select', 'select');
   for (const option of control.options) {
-    const o = element('option', '', t(option.label));
+    const o = element('option', '', t(option.label));  // an <option> holds text only
     o.value = option.value;
     select.append(o);
   }
@@ -94,7 +97,7 @@ function toggleControl(control, t, onInput) {
   const input = element('input');
   input.type = 'checkbox';
   input.addEventListener('change', () => onInput(control.key, input.checked));
-  box.append(input, element('span', 'control-label', t(control.label)));
+  box.append(input, element('span', 'control-label', t.rich(control.label)));
   return {
     element: box,
     sync(state) {
@@ -106,12 +109,8 @@ function toggleControl(control, t, onInput) {
 }
 
 function textControl(control, t, onInput) {
-  const id = uniqueId(control.key);
-  const box = element('div', 'control control-text');
-  const label = element('label', 'control-label', t(control.label));
-  label.htmlFor = id;
-  const input = element('input');
-  Object.assign(input, { type: 'text', id, name: control.key, maxLength: control.maxLength ?? 2000, spellcheck: false });
+  const { box, label, field: input } = labelled(control, t, 'text', 'input');
+  Object.assign(input, { type: 'text', name: control.key, maxLength: control.maxLength ?? 2000, spellcheck: false });
   input.autocomplete = 'off';
   input.addEventListener('input', () => onInput(control.key, input.value));
   box.append(label, input);
@@ -121,7 +120,7 @@ function textControl(control, t, onInput) {
     presets.setAttribute('role', 'group');
     presets.setAttribute('aria-label', t('presets'));
     for (const preset of control.presets) {
-      const button = element('button', 'preset', t(preset.label));
+      const button = element('button', 'preset', t.rich(preset.label));
       button.type = 'button';
       button.addEventListener('click', () => onInput(control.key, t(preset.value)));
       presets.append(button);

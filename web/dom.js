@@ -1,8 +1,18 @@
-// The one DOM helper the widgets share: an element with a class and text
-// (textContent, never innerHTML, so data can never become markup).
-export function element(tag, className, text) {
+// The one DOM helper the widgets share: an element with a class and its content,
+// a string (set as textContent, never innerHTML, so data can never become markup)
+// or nodes (a message typeset by t.rich, with its <sup>/<sub>).
+export function element(tag, className, content) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (content instanceof Node) node.append(content);
+  else if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+// The same, announced to screen readers when its content changes
+// (aria-live="polite"): for what a widget rewrites as the reader works it.
+export function liveElement(tag, className, content) {
+  const node = element(tag, className, content);
+  node.setAttribute('aria-live', 'polite');
   return node;
 }

@@ -1,29 +1,39 @@
-// The pretrained encoder of the real-model widget. Its model file (14 MB) is
-// fetched once per page, only when a widget first asks for it, and its
-// progress is reported as it streams in. The bytes are then kept in the
-// browser's Cache Storage (where the page has one: https and localhost, not
-// file://), so the next visit reads them from there instead of the network.
+// The pretrained encoder of the real-model and sentence-similarity widgets.
+// Its model file (8 MB) is read once per page, only when a widget first asks
+// for it, with its progress reported (web/model-file.js: the network or the
+// browser's Cache Storage). Reading, loading and encoding run in a Web Worker
+// (web/encoder-worker.js) with its own module, so the page never freezes for
+// them; where no worker can start (the script embed, a strict host), on the
+// page with the page's module.
 //
-//   defaultModelUrl()           -> the model file beside the page's modules
+//   defaultModelUrl(weights)    -> the model file beside the page's modules: the quantized one
+//                                  (encoder.q.bin), or weights 'f16' / 'f32' (the page's ?weights=)
+//   weightsAsked()              -> the page address's weights= value, or null
 //   modelAllowed(url)           -> whether this page may fetch a model from url (a URL)
-//   loadEncoderOnce(att, url)   -> Promise<Encoder>: one load per URL per page
+//   loadEncoderOnce(att, url)   -> Promise<{ info, encode(text), embed(text) }>: one load per URL per
+//                                  page; encode and embed answer promises of what Encoder's do
 //   watchEncoder(url, listener) -> unsubscribe(); listener(status) now and at every change
 //     status: { phase: 'waiting' | 'fetching' | 'preparing' | 'ready' | 'failed',
-//               loaded, total (bytes; total 0 while unknown), fromCache, seconds, error }
+//               loaded, total (bytes; total 0 while unknown), fromCache, seconds, error, file (its name) }
 // A failed load is forgotten, so the next request tries again.
-const FILE = 'model/encoder.f16.bin';
-const CACHE = 'attention-wasm-model-v1';
+import { loadModel } from './model-file.js';
+import { assetUrl } from './assets.js';
+
+export const MODEL_FILES = { q: 'model/encoder.q.bin', f16: 'model/encoder.f16.bin', f32: 'model/encoder.f32.bin' };
 
 const loads = new Map();  // url -> { promise, status, listeners: Set }
 
-// web/model/encoder.f16.bin. In the bundled embed.js there is no module URL:
-// the file is looked for beside the embed.js script (a page can point
-// elsewhere with the widget's model= state).
-export function defaultModelUrl() {
-  const here = import.meta.url;
-  if (here) return new URL(`./${FILE}`, here).href;
-  const script = [...document.querySelectorAll('script[src]')].find((s) => /(^|\/)embed\.js$/.test(new URL(s.src, document.baseURI).pathname));
-  return new URL(FILE, script ? new URL(script.src, document.baseURI) : document.baseURI).href;
+export function weightsAsked() {
+  return typeof location === 'object' ? new URLSearchParams(location.search).get('weights') : null;
+}
+
+// web/model/encoder.q.bin (or .f16/.f32). In the bundled embed.js there is no
+// module URL: the file is looked for beside the embed.js script (a page can
+// point elsewhere with the widget's model= state).
+export function defaultModelUrl(weights = 'q') {
+  const file = Object.hasOwn(MODEL_FILES, weights) ? MODEL_FILES[weights] : null;
+  if (!file) throw new Error(`defaultModelUrl: weights must be q, f16 or f32, got ${JSON.stringify(weights)}`);
+  return assetUrl(file);
 }
 
 // The site's own pages (index.html, embed.html) read the model= state from
@@ -37,7 +47,8 @@ export function modelAllowed(url) {
 }
 
 function entry(url) {
-  if (!loads.has(url)) loads.set(url, { promise: null, listeners: new Set(), status: { phase: 'waiting', loaded: 0, total: 0, fromCache: false, seconds: 0, error: null } });
+  const file = decodeURIComponent(new URL(url).pathname.split('/').pop());
+  if (!loads.has(url)) loads.set(url, { promise: null, listeners: new Set(), status: { phase: 'waiting', loaded: 0, total: 0, fromCache: false, seconds: 0, error: null, file } });
   return loads.get(url);
 }
 
@@ -53,75 +64,84 @@ export function watchEncoder(url, listener) {
   return () => item.listeners.delete(listener);
 }
 
-// A response's body as one Uint8Array, reporting (loaded, total) per chunk.
-// total is Content-Length, or 0 when the server does not say (or compresses:
-// then the length counts other bytes than the stream gives).
-async function readBody(response, onChunk) {
-  const length = Number(response.headers.get('Content-Length')) || 0;
-  const total = response.headers.get('Content-Encoding') ? 0 : length;
-  if (!response.body) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    onChunk(bytes.length, total);
-    return bytes;
-  }
-  const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.length;
-    onChunk(loaded, total);
-  }
-  const bytes = new Uint8Array(loaded);
-  let at = 0;
-  for (const chunk of chunks) { bytes.set(chunk, at); at += chunk.length; }
-  return bytes;
+// ---- on the page: the encoder itself, its calls made promises ----
+
+async function loadHere(att, url, item) {
+  const encoder = await loadModel(att, url, (change) => report(item, change));
+  return {
+    info: encoder.info,
+    encode: async (text) => encoder.encode(text),
+    embed: async (text) => encoder.embed(text),
+  };
 }
 
-async function openCache() {
-  try {
-    return globalThis.caches ? await caches.open(CACHE) : null;
-  } catch {
-    return null;  // no Cache Storage here (an opaque origin, storage refused): load every time
-  }
+// ---- in a worker ----
+
+class NoWorker extends Error {}
+
+function startWorker() {
+  // throws where there is no module worker: no Worker, a bundle without its URL
+  return new Worker(new URL('./encoder-worker.js', import.meta.url), { type: 'module' });
 }
 
-// The bytes from the cache (fromCache: true) or from the network.
-async function fetchBytes(url, cache, item) {
-  const progress = (fromCache) => (loaded, total) => report(item, { phase: 'fetching', loaded, total, fromCache });
-  const cached = cache ? await cache.match(url).catch(() => undefined) : undefined;
-  if (cached) return { bytes: await readBody(cached, progress(true)), fromCache: true };
-  report(item, { phase: 'fetching', loaded: 0, total: 0, fromCache: false });
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
-  return { bytes: await readBody(response, progress(false)), fromCache: false };
+// Resolves to the encoder in a new worker; rejects with NoWorker where the
+// worker cannot start or its module cannot load (then the page loads it).
+function loadInWorker(url, item) {
+  return new Promise((resolve, reject) => {
+    let worker;
+    try {
+      worker = startWorker();
+    } catch (error) {
+      reject(new NoWorker(String(error)));
+      return;
+    }
+    const waiting = new Map();  // id -> { resolve, reject }
+    let next = 1;
+    let loaded = false;
+    const ask = (type, text) => new Promise((done, failed) => {
+      const id = next++;
+      waiting.set(id, { resolve: done, reject: failed });
+      worker.postMessage({ type, id, text });
+    });
+    worker.addEventListener('message', ({ data }) => {
+      if (data.type === 'status') {
+        report(item, data.change);
+      } else if (data.type === 'loaded') {
+        loaded = true;
+        resolve({ info: Object.freeze(data.info), encode: (text) => ask('encode', text), embed: (text) => ask('embed', text) });
+      } else if (data.type === 'failed') {
+        worker.terminate();
+        reject(new Error(data.message));
+      } else if (data.type === 'unavailable') {
+        worker.terminate();
+        reject(new NoWorker(data.message));
+      } else {
+        const call = waiting.get(data.id);
+        waiting.delete(data.id);
+        if (data.type === 'result') call?.resolve(data.value);
+        else call?.reject(new Error(data.message));
+      }
+    });
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      worker.terminate();
+      if (!loaded) { reject(new NoWorker(event.message)); return; }
+      // a worker that died later (out of memory): its calls fail; the next load starts afresh
+      loads.delete(url);
+      for (const call of waiting.values()) call.reject(new Error(event.message || 'the encoder stopped'));
+      waiting.clear();
+    });
+    worker.postMessage({ type: 'load', url });
+  });
 }
 
 async function load(att, url, item) {
-  const start = performance.now();
-  const cache = await openCache();
-  let { bytes, fromCache } = await fetchBytes(url, cache, item);
-  report(item, { phase: 'preparing' });
-  await new Promise((done) => setTimeout(done, 20));  // let the page paint "preparing" first
-  let encoder;
   try {
-    encoder = await att.loadEncoder(bytes);
+    return await loadInWorker(url, item);
   } catch (error) {
-    if (!fromCache) throw error;
-    // a cached copy that no longer loads (a damaged cache): drop it, fetch again
-    await cache.delete(url).catch(() => {});
-    ({ bytes, fromCache } = await fetchBytes(url, null, item));
-    report(item, { phase: 'preparing' });
-    encoder = await att.loadEncoder(bytes);
+    if (!(error instanceof NoWorker)) throw error;
+    return loadHere(att, url, item);
   }
-  if (cache && !fromCache) {
-    const headers = { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) };
-    cache.put(url, new Response(bytes, { headers })).catch(() => {});  // a full disk only costs the next visit a download
-  }
-  report(item, { phase: 'ready', loaded: bytes.length, total: bytes.length, fromCache, seconds: (performance.now() - start) / 1000 });
-  return encoder;
 }
 
 export function loadEncoderOnce(att, url) {

@@ -20,6 +20,14 @@ export function svgDocument(element, { ink = '#1d1f21', background = '#ffffff' }
   return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy), width: w, height: h };
 }
 
+// A failed export: its message is a key of the common catalog section, put
+// into words where the error is shown (runtime.js).
+function exportError(key) {
+  const error = new Error(key);
+  error.name = 'ExportError';
+  return error;
+}
+
 // PNG bytes of an SVG document, drawn at `scale` times its size.
 export function svgToPng({ text, width, height }, scale = 2) {
   return new Promise((resolve, reject) => {
@@ -31,9 +39,9 @@ export function svgToPng({ text, width, height }, scale = 2) {
       const context = canvas.getContext('2d');
       context.scale(scale, scale);
       context.drawImage(image, 0, 0, width, height);
-      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('PNG encoding failed'))), 'image/png');
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(exportError('pngFailed'))), 'image/png');
     };
-    image.onerror = () => reject(new Error('the SVG could not be drawn'));
+    image.onerror = () => reject(exportError('svgFailed'));
     image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(text);
   });
 }

@@ -1,6 +1,6 @@
 // Mounts the widget named by root.dataset.widget, with its state from the URL
 // (or from data-state) and the chosen language. Shared by the page and the embeds.
-import { common, translator } from './i18n.js';
+import { translator } from './i18n.js';
 import { mountWidget } from './runtime.js';
 import { parseState, writeState } from './state.js';
 import { WIDGETS } from './widgets/index.js';
@@ -11,9 +11,11 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
   try {
     // own names only: "__proto__" or "constructor" in a URL is an unknown widget too
     const load = Object.prototype.hasOwnProperty.call(WIDGETS, name) ? WIDGETS[name] : null;
-    if (!load) throw new Error(`unknown widget "${name}"`);
+    if (!load) throw new Error(translator(lang)('unknownWidget', { name }));
     const def = await load();
-    const state = parseState(search, def.controls, def.defaults, prefix);
+    // a widget may default differently per language (the language model: poems in Chinese)
+    const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
+    const state = parseState(search, def.controls, defaults, prefix);
     return mountWidget(root, def, {
       lang, state, embedded,
       onChange: (next) => { if (writeUrl) writeState(next, def.controls, prefix); },
@@ -22,7 +24,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
     const message = document.createElement('p');
     message.className = 'widget-error';
     message.setAttribute('role', 'alert');
-    message.textContent = translator(lang, common)('startError', { message: error.message });
+    message.textContent = translator(lang)('startError', { message: error.message });
     root.replaceChildren(message);
     return null;
   }

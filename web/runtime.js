@@ -1,20 +1,24 @@
 // Mounts one widget: the frame every widget shares around its own drawing.
 //
 // A widget module exports a definition:
-//   name, strings { en, zh }, defaults, controls   (declarative: see state.js, controls.js)
+//   name, defaults, controls                       (declarative: see state.js, controls.js)
 //   compute(att, state, t)  -> data               (all numbers, from the core; may throw; may be async)
-//   build(body, ctx)        -> view               (its DOM, once; ctx: { t, lang, state, setState(next, { quiet }) })
+//   build(body, ctx)        -> view               (its DOM, once; ctx: { t, lang, state, setState(next, { quiet }),
+//                                                   module(): the attention module, for work a button starts })
 //   render(view, data, state, ctx)                (updates the DOM from data)
-//   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object }
-//   quiz?                   { question, options: [{ value, label }], answer(data, state), explain(data, state, t) }
+//   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object or a promise of one }
+//   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes }
+// Its text is in the catalogs (web/i18n/<lang>.js), in the section named after
+// it: t(key) finds a message there, else in common; t.rich(key) typesets it for
+// the DOM (see i18n.js). Labels in controls and quiz are catalog keys.
 // The frame adds the title and intro, the controls, the error message, the
 // predict-then-reveal question, export buttons and the embed snippet, and runs
 // state -> compute -> render on every change (a token drops stale results).
 import { loadAttention } from './compute.js';
 import { buildControls } from './controls.js';
-import { element } from './dom.js';
+import { element, liveElement } from './dom.js';
 import { download, svgDocument, svgToPng, toCsv, toJson } from './export.js';
-import { common, translator } from './i18n.js';
+import { languageTag, translator } from './i18n.js';
 import { stateQuery } from './state.js';
 
 // Where the page lives, for embed snippets: the folder of the current document.
@@ -36,7 +40,7 @@ function codeBlock(text, t) {
   const box = element('div', 'snippet');
   const code = element('pre', 'snippet-code');
   code.textContent = text;
-  const copy = element('button', 'snippet-copy', t('copy'));
+  const copy = element('button', 'snippet-copy', t.rich('copy'));
   copy.type = 'button';
   copy.addEventListener('click', async () => {
     try {
@@ -55,20 +59,22 @@ function codeBlock(text, t) {
 
 function buildQuiz(quiz, t) {
   const box = element('fieldset', 'quiz');
-  box.append(element('legend', 'quiz-title', `${t('predict')}: ${t(quiz.question)}`));
+  const legend = element('legend', 'quiz-title');
+  legend.append(t.rich('predict'), ': ', t.rich(quiz.question));
+  box.append(legend);
   const name = `quiz-${Math.random().toString(36).slice(2)}`;
   const group = element('div', 'quiz-options');
   for (const option of quiz.options) {
     const label = element('label', 'quiz-option');
     const radio = element('input');
     Object.assign(radio, { type: 'radio', name, value: option.value });
-    label.append(radio, element('span', '', t(option.label)));
+    label.append(radio, element('span', '', t.rich(option.label)));
+    if (option.picture) label.append(option.picture());  // a choice drawn (a tiny map)
     group.append(label);
   }
-  const reveal = element('button', 'quiz-reveal', t('reveal'));
+  const reveal = element('button', 'quiz-reveal', t.rich('reveal'));
   reveal.type = 'button';
-  const answer = element('p', 'quiz-answer');
-  answer.setAttribute('aria-live', 'polite');
+  const answer = liveElement('p', 'quiz-answer');
   answer.hidden = true;
   box.append(group, reveal, answer);
   return { element: box, reveal, answer, guess: () => group.querySelector('input:checked')?.value };
@@ -77,15 +83,15 @@ function buildQuiz(quiz, t) {
 // root: the element to fill; def: the widget definition.
 // options: { lang, state, onChange(state), embedded, heading }
 export function mountWidget(root, def, { lang = 'en', state: initial = {}, onChange = () => {}, embedded = false, heading = 'h2' } = {}) {
-  const t = translator(lang, def.strings, common);
+  const t = translator(lang, def.name);
   let state = { ...def.defaults, ...initial };
   let data = null;
   let latest = 0;
 
   root.classList.add('widget');
-  root.lang = lang === 'zh' ? 'zh-CN' : 'en';
-  const title = element(heading, 'widget-title', t('title'));
-  const intro = element('p', 'widget-intro', t('intro'));
+  root.lang = languageTag(lang);
+  const title = element(heading, 'widget-title', t.rich('title'));
+  const intro = element('p', 'widget-intro', t.rich('intro'));
   // quiet: keep the state (and the URL) without recomputing, for a selection
   // the widget already shows (a focused cell: re-drawing would lose the focus)
   const setState = (next, { quiet = false } = {}) => {
@@ -98,7 +104,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   const alert = element('p', 'widget-error');
   alert.setAttribute('role', 'alert');
   alert.hidden = true;
-  const ctx = { t, lang, get state() { return state; }, setState };
+  const ctx = { t, lang, get state() { return state; }, setState, module: loadAttention };
   const view = def.build(body, ctx);
 
   const parts = [title, intro, controls.element, alert, body];
@@ -110,10 +116,8 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
       const right = def.quiz.answer(data, state);
       const guess = quiz.guess();
       const option = def.quiz.options.find((o) => o.value === guess);
-      quiz.answer.textContent = [
-        guess ? t('yourGuess', { guess: t(option.label) }) + ' ' + t(guess === right ? 'correct' : 'wrong') : '',
-        def.quiz.explain(data, state, t),
-      ].filter(Boolean).join(' ');
+      const verdict = guess ? [t.rich('yourGuess', { guess: t(option.label) }), ' ', t.rich(guess === right ? 'correct' : 'wrong'), ' '] : [];
+      quiz.answer.replaceChildren(...verdict, def.quiz.explain(data, state, t));
       quiz.answer.hidden = false;
     });
     parts.push(quiz.element);
@@ -122,9 +126,9 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   // export buttons and the embed snippet
   const tools = element('div', 'widget-tools');
   const exportBar = element('div', 'export-bar');
-  exportBar.append(element('span', 'export-label', t('export')));
+  exportBar.append(element('span', 'export-label', t.rich('export')));
   const button = (label, kind) => {
-    const b = element('button', 'export-button', t(label));
+    const b = element('button', 'export-button', t.rich(label));
     b.type = 'button';
     b.dataset.export = kind;
     b.addEventListener('click', () => exportAs(kind));
@@ -138,9 +142,9 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   let snippets = null;
   if (!embedded) {
     const details = element('details', 'embed');
-    details.append(element('summary', '', t('embed')));
+    details.append(element('summary', '', t.rich('embed')));
     const iframe = codeBlock('', t), script = codeBlock('', t);
-    details.append(element('p', 'embed-label', t('embedIframe')), iframe.element, element('p', 'embed-label', t('embedScript')), script.element);
+    details.append(element('p', 'embed-label', t.rich('embedIframe')), iframe.element, element('p', 'embed-label', t.rich('embedScript')), script.element);
     snippets = { iframe, script };
     tools.append(details);
   }
@@ -158,7 +162,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
       } else if (kind === 'json') {
         // the state as the URL holds it: a widget may keep more (the speed widget's measurements)
         const shown = Object.fromEntries(def.controls.map((c) => [c.key, state[c.key]]));
-        download(`${name}.json`, toJson({ widget: def.name, state: shown, ...out.json() }), 'application/json');
+        download(`${name}.json`, toJson({ widget: def.name, state: shown, ...(await out.json()) }), 'application/json');
       } else {
         const doc = svgDocument(out.visual());
         if (kind === 'svg') download(`${name}.svg`, doc.text, 'image/svg+xml');
@@ -171,7 +175,8 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
 
   function showError(error) {
     alert.hidden = !error;
-    alert.textContent = !error ? '' : error.name === 'InputError' ? error.message : t('error', { message: error.message });
+    const message = error?.name === 'ExportError' ? t(error.message) : error?.message;
+    alert.textContent = !error ? '' : error.name === 'InputError' ? message : t('error', { message });
     root.classList.toggle('has-error', Boolean(error));
   }
 
@@ -190,7 +195,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     showError(error);
     if (next) {
       data = next;
-      def.render(view, data, state, ctx);
+      await def.render(view, data, state, ctx);  // a widget may draw in slices (real-model): ready after the last
     }
     const hasVisual = Boolean(data && def.exports(data, state, t).visual);
     visualButtons.forEach((b) => { b.hidden = !hasVisual; });

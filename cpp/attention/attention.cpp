@@ -18,25 +18,34 @@ static void check_mask_options(const AttentionOptions& o, Index n_queries, Index
         fail("mask has shape " + shape(o.mask.rows(), o.mask.cols()) + " but needs (rows(query), rows(key)) = " +
              shape(n_queries, n_keys));
     if (o.valid_length && (*o.valid_length < 0 || *o.valid_length > n_keys))
-        fail("validLength must be between 0 and the number of keys (" + std::to_string(n_keys) + "), got " +
+        fail("valid_length must be between 0 and the number of keys (" + std::to_string(n_keys) + "), got " +
              std::to_string(o.valid_length.value_or(0)));
+}
+
+// Expects options that passed check_mask_options().   -> (n_queries, n_keys)
+static Mask combine_masks(const AttentionOptions& o, Index n_queries, Index n_keys) {
+    Mask m = o.mask.size() > 0 ? o.mask : Mask::Constant(n_queries, n_keys, true);
+    // causal: query i sees keys 0..i; padding: keys from valid_length on are hidden
+    const Index keys = o.valid_length ? *o.valid_length : n_keys;
+    for (Index i = 0; i < n_queries; ++i) {
+        const Index seen = o.causal ? std::min(keys, i + 1) : keys;
+        if (seen < n_keys) m.row(i).tail(n_keys - seen) = false;
+    }
+    return m;
 }
 
 Mask mask_combined(const AttentionOptions& o, Index n_queries, Index n_keys) {
     check_mask_options(o, n_queries, n_keys);
-    Mask m = Mask::Constant(n_queries, n_keys, true);
-    if (o.mask.size() > 0) m = m && o.mask;
-    if (o.causal) m = m && mask_causal(n_queries, n_keys);
-    if (o.valid_length) m = m && mask_padding(n_queries, n_keys, *o.valid_length);
-    return m;
+    return combine_masks(o, n_queries, n_keys);
 }
 
 static Scalar default_scale(Score score, Index d_k) {
     return score == Score::dot || score == Score::general ? Scalar(1) / std::sqrt(Scalar(d_k)) : Scalar(1);
 }
 
-// Checks shared by the fast path, the kernel and the reference; returns the
-// completed parameters. whole_map: the (n_q, n_k) map will be formed.
+// Every check of the public entries (attention, attention_output,
+// attention_reference), made once here; what runs after it is unchecked.
+// Returns the completed parameters. whole_map: the (n_q, n_k) map will be formed.
 static ScoreParams prepare(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
                            Scalar& scale, bool whole_map = true) {
     require_nonempty(Q, "query");
@@ -87,16 +96,16 @@ Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const At
 AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
     AttentionResult r;
     r.params = prepare(Q, K, V, o, r.scale);
-    r.mask = mask_combined(o, Q.rows(), K.rows());
+    r.mask = combine_masks(o, Q.rows(), K.rows());
     // pass 1: scores of every query against every key
-    r.scores = scores(o.score, Q, K, r.params);
+    r.scores = scores_unchecked(o.score, Q, K, r.params);
     // pass 2: scale
     r.scaled = r.scores * r.scale;
     require_finite_scores(r.scaled);
     // pass 3: masked entries become -inf: exp(-inf) = 0 after softmax
     r.masked = r.mask.select(r.scaled, Mat::Constant(r.scaled.rows(), r.scaled.cols(), -kInf));
     // pass 4: weights, and the weighted sum of the values
-    SoftmaxSteps steps = masked_softmax_steps(r.scaled, r.mask);
+    SoftmaxSteps steps = masked_softmax_steps_unchecked(r.scaled, r.mask);
     r.row_max = std::move(steps.row_max);
     r.exps = std::move(steps.exps);
     r.row_sums = std::move(steps.row_sums);
@@ -119,7 +128,7 @@ AttentionResult attention_reference(const MatRef& Q, const MatRef& K, const MatR
         for (Index j = 0; j < nk; ++j)
             r.mask(i, j) = (o.mask.size() == 0 || o.mask(i, j)) && (!o.causal || j <= i) &&
                            (!o.valid_length || j < *o.valid_length);
-    r.scores = scores_reference(o.score, Q, K, r.params);
+    r.scores = scores_reference_unchecked(o.score, Q, K, r.params);
     r.scaled = Mat(nq, nk);
     r.masked = Mat(nq, nk);
     for (Index i = 0; i < nq; ++i)

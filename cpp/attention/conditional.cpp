@@ -34,8 +34,8 @@ ConditionalResult conditional_attention(const MatRef& X, const VecRef& c, Fusion
     require_finite(X, "input");
     require(c.size() > 0, "condition must have at least one entry");
     require_finite(c, "condition");
-    require_width(d_k, "dK");
-    require_width(d_v, "dV");
+    require_width(d_k, "d_k");
+    require_width(d_v, "d_v");
     const Index d_in = X.cols(), d_c = c.size();
 
     ConditionalResult r;

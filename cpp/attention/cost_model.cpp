@@ -11,11 +11,8 @@ static double log_ceil(double n, double k) {
     return L;
 }
 
-std::vector<LayerCost> cost_model(Index n, Index d, Index k) {
-    require(n >= 1, "n must be at least 1, got " + std::to_string(n));
-    require(d >= 1, "d must be at least 1, got " + std::to_string(d));
-    require(k >= 2, "k (kernel width) must be at least 2, got " + std::to_string(k));
-    require(n <= 100000000 && d <= 1000000 && k <= 1000000, "n, d or k is too large");
+// The table for n, without the doubling columns.
+static std::vector<LayerCost> cost_rows(Index n, Index d, Index k) {
     const double N = double(n), D = double(d), K = double(k);
     return {
         {"self-attention", "O(n^2 d)", "O(1)", "O(1)", 2 * N * N * D, 1, 1, 3 * D * D},
@@ -26,6 +23,20 @@ std::vector<LayerCost> cost_model(Index n, Index d, Index k) {
          K * D * D},
         {"fully connected", "O(n^2 d^2)", "O(1)", "O(1)", N * N * D * D, 1, 1, N * N * D * D},
     };
+}
+
+std::vector<LayerCost> cost_model(Index n, Index d, Index k) {
+    require(n >= 1, "n must be at least 1, got " + std::to_string(n));
+    require(d >= 1, "d must be at least 1, got " + std::to_string(d));
+    require(k >= 2, "k (kernel width) must be at least 2, got " + std::to_string(k));
+    require(n <= 100000000 && d <= 1000000 && k <= 1000000, "n, d or k is too large");
+    std::vector<LayerCost> rows = cost_rows(n, d, k);
+    const std::vector<LayerCost> doubled = cost_rows(2 * n, d, k);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        rows[i].doubling = doubled[i].multiply_adds / rows[i].multiply_adds;  // multiply_adds >= 2 > 0
+        rows[i].doubling_exponent = std::log2(rows[i].doubling);
+    }
+    return rows;
 }
 
 }  // namespace attn

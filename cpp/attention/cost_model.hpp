@@ -22,6 +22,10 @@ struct LayerCost {
     double sequential_ops;    // steps that cannot run in parallel
     double max_path_length;   // layers/steps a signal crosses between the farthest positions
     double parameters;        // learned weights (biases left out)
+    // What doubling n does: multiply_adds at 2n over multiply_adds at n, and
+    // its base-2 logarithm, the exponent of the growth (2 for O(n^2 d), 1 for O(n d^2))
+    double doubling = 0;
+    double doubling_exponent = 0;
 };
 
 // Rows, in order: self-attention, recurrent, convolutional (contiguous),

@@ -1,5 +1,6 @@
 #include "attention/encoder.hpp"
 
+#include "attention/kernel.hpp"
 #include "attention/layers.hpp"
 
 #include <cmath>
@@ -24,31 +25,17 @@ Mat take(ModelFile& f, const std::string& name, Index rows, Index cols) {
 
 Vec take_vector(ModelFile& f, const std::string& name, Index n) { return take(f, name, 1, n).row(0).transpose(); }
 
-// [W; b]: the bias as an extra last row, for an input with a column of ones
-Mat with_bias_row(const MatRef& W, const VecRef& b) {
-    Mat out(W.rows() + 1, W.cols());
-    out.topRows(W.rows()) = W;
-    out.row(W.rows()) = b.transpose();
-    return out;
-}
-
-// [X, 1]
-Mat with_ones_column(const MatRef& X) {
-    Mat out(X.rows(), X.cols() + 1);
-    out.leftCols(X.cols()) = X;
-    out.col(X.cols()).setOnes();
-    return out;
-}
-
 EncoderLayer load_layer(ModelFile& f, const std::string& p, Index d_in, Index heads) {
     EncoderLayer L;
     require(d_in % heads == 0, "model file: " + p + " width " + std::to_string(d_in) + " is not divisible by " +
                                    std::to_string(heads) + " heads");
     const Mat out_W = take(f, p + "out.W", d_in, -1);
     const Index d_out = out_W.cols();
+    L.width = d_in;
+    L.out_width = d_out;
     if (f.tensors.count(p + "residual.W")) {
-        L.residual_W = take(f, p + "residual.W", d_in, d_out);
-        L.residual_b = take_vector(f, p + "residual.b", d_out);
+        const Mat W = take(f, p + "residual.W", d_in, d_out);
+        L.residual = pack_dense(W, take_vector(f, p + "residual.b", d_out));
     } else if (d_in != d_out) {
         bad("tensor '" + p + "residual.W' is missing: the layer changes the width from " + std::to_string(d_in) +
             " to " + std::to_string(d_out));
@@ -56,18 +43,14 @@ EncoderLayer load_layer(ModelFile& f, const std::string& p, Index d_in, Index he
     L.norm1_scale = take_vector(f, p + "norm1.scale", d_in);
     L.norm1_bias = take_vector(f, p + "norm1.bias", d_in);
     const Mat qkv = take(f, p + "qkv.W", d_in, 3 * d_in);
-    const Vec qkv_b = take_vector(f, p + "qkv.b", 3 * d_in);
-    L.attention.W.Wq = with_bias_row(qkv.leftCols(d_in), qkv_b.head(d_in));
-    L.attention.W.Wk = with_bias_row(qkv.middleCols(d_in, d_in), qkv_b.segment(d_in, d_in));
-    L.attention.W.Wv = with_bias_row(qkv.rightCols(d_in), qkv_b.tail(d_in));
-    L.attention.Wo = out_W;
-    L.out_b = take_vector(f, p + "out.b", d_out);
+    L.qkv = pack_dense(qkv, take_vector(f, p + "qkv.b", 3 * d_in));
+    L.out = pack_dense(out_W, take_vector(f, p + "out.b", d_out));
     L.norm2_scale = take_vector(f, p + "norm2.scale", d_out);
     L.norm2_bias = take_vector(f, p + "norm2.bias", d_out);
-    L.W1 = take(f, p + "ffn1.W", d_out, -1);
-    L.b1 = take_vector(f, p + "ffn1.b", L.W1.cols());
-    L.W2 = take(f, p + "ffn2.W", L.W1.cols(), d_out);
-    L.b2 = take_vector(f, p + "ffn2.b", d_out);
+    const Mat W1 = take(f, p + "ffn1.W", d_out, -1);
+    L.ffn1 = pack_dense(W1, take_vector(f, p + "ffn1.b", W1.cols()));
+    const Mat W2 = take(f, p + "ffn2.W", W1.cols(), d_out);
+    L.ffn2 = pack_dense(W2, take_vector(f, p + "ffn2.b", d_out));
     return L;
 }
 
@@ -92,21 +75,21 @@ Encoder load_encoder(ModelFile f) {
     Index width = d_embed;
     for (int l = 0; f.tensors.count("layer" + std::to_string(l) + ".qkv.W"); ++l) {
         e.layers.push_back(load_layer(f, "layer" + std::to_string(l) + ".", width, e.heads));
-        width = e.layers.back().attention.Wo.cols();
+        width = e.layers.back().out_width;
     }
     if (e.layers.empty()) bad("tensor 'layer0.qkv.W' is missing");
-    e.pool_W = take(f, "pool.W", width, width);
-    e.pool_b = take_vector(f, "pool.b", width);
+    const Mat pool_W = take(f, "pool.W", width, width);
+    e.pool = pack_dense(pool_W, take_vector(f, "pool.b", width));
     if (!f.tensors.empty()) bad("unexpected tensor '" + f.tensors.begin()->first + "'");
     return e;
 }
 
 Encoder load_encoder(const std::uint8_t* data, std::size_t size) { return load_encoder(read_model_file(data, size)); }
 
-EncoderResult encode(const Encoder& e, std::string_view text) {
+EncoderResult encode(const Encoder& e, std::string_view text, bool maps) {
     EncoderResult r;
     r.tokens = tokenize(e.vocab, text);
-    require(!r.tokens.ids.empty(), "text is empty: type a sentence");
+    require(!r.tokens.ids.empty(), "the text is empty");
     Tokens& t = r.tokens;
     r.truncated = Index(t.ids.size()) > e.max_pieces;  // the model's longest input: cut, and say so
     keep_pieces(t, size_t(e.max_pieces));
@@ -127,24 +110,37 @@ EncoderResult encode(const Encoder& e, std::string_view text) {
 
     Mat x = r.input;
     for (const EncoderLayer& L : e.layers) {
-        const Mat residual = L.residual_W.size() ? dense(x, L.residual_W, L.residual_b) : x;
-        const Mat h = with_ones_column(layer_norm(x, L.norm1_scale, L.norm1_bias, e.norm_eps));
-        r.attention.push_back(multi_head_attention(h, h, e.heads, L.attention));
-        Mat a = r.attention.back().output;
-        a.rowwise() += L.out_b.transpose();
-        a += residual;
-        x = a + feed_forward(layer_norm(a, L.norm2_scale, L.norm2_bias, e.norm_eps), L.W1, L.b1, L.W2, L.b2);
+        const Index d = L.width, d_h = d / e.heads;
+        const Mat residual = L.residual.in ? dense(x, L.residual) : x;                         // (T, d_out)
+        EncoderAttention layer;
+        layer.qkv = dense(layer_norm(x, L.norm1_scale, L.norm1_bias, e.norm_eps), L.qkv);    // (T, 3 d)
+        KernelOptions options;
+        options.scale = Scalar(1) / std::sqrt(Scalar(d_h));
+        Mat concat(T, d);                                                                    // (T, d)
+        for (Index h = 0; h < e.heads; ++h) {
+            // head h: its columns of Q, K and V (strided views of qkv)
+            KernelResult head = attention_kernel(layer.qkv.middleCols(h * d_h, d_h),
+                                                 layer.qkv.middleCols(d + h * d_h, d_h),
+                                                 layer.qkv.middleCols(2 * d + h * d_h, d_h), options, maps);
+            concat.middleCols(h * d_h, d_h) = head.output;
+            if (maps) layer.weights.push_back(std::move(head.weights));
+        }
+        const Mat a = dense(concat, L.out, Activation::none, &residual);                    // concat W_out + b + R(x)
+        const Mat hidden = dense(layer_norm(a, L.norm2_scale, L.norm2_bias, e.norm_eps), L.ffn1, Activation::relu);
+        x = dense(hidden, L.ffn2, Activation::none, &a);                                     // a + FFN(LN(a))
         r.hidden.push_back(x);
 
-        std::vector<Mat> words;
-        for (const AttentionResult& head : r.attention.back().heads)
-            words.push_back(merge_to_words(head.weights, t.word_of_piece, Index(t.words.size())));
-        r.word_attention.push_back(std::move(words));
+        if (maps) {
+            std::vector<Mat> words;
+            for (const Mat& w : layer.weights) words.push_back(merge_to_words(w, t.word_of_piece, Index(t.words.size())));
+            r.word_attention.push_back(std::move(words));
+        }
+        r.attention.push_back(std::move(layer));
     }
 
     // the sentence: mean over pieces, a tanh layer, unit length
     const Mat mean = x.colwise().mean();
-    Vec v = dense(mean, e.pool_W, e.pool_b).row(0).transpose().array().tanh();
+    Vec v = dense(mean, e.pool).row(0).transpose().array().tanh();
     const Scalar norm2 = std::max(v.squaredNorm(), Scalar(1e-12));
     r.embedding = v / std::sqrt(norm2);
     require_finite_result(r.embedding.transpose(), "the sentence embedding");

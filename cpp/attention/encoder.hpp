@@ -11,10 +11,14 @@
 // Its maps show what a trained model attends to (layer 0, head 0 tends to send
 // a pronoun to its antecedent), but it is a small sentence encoder, not a
 // large language model: it does not resolve hard coreference cases.
+//
+// Speed: every dense layer runs on weights packed once at load (gemm.hpp),
+// its bias, ReLU and residual applied as its sums are stored; each head runs
+// on the fused attention kernel (kernel.hpp), which also returns its weights.
 #pragma once
 
+#include "attention/gemm.hpp"
 #include "attention/model_file.hpp"
-#include "attention/multi_head.hpp"
 #include "attention/tokenizer.hpp"
 
 #include <vector>
@@ -22,14 +26,13 @@
 namespace attn {
 
 struct EncoderLayer {
-    Mat residual_W;                     // (d_in, d_out), or empty: the residual is the input itself
-    Vec residual_b;                     // (d_out)
+    Index width = 0, out_width = 0;     // d_in, d_out
+    PackedDense residual;               // (d_in -> d_out), or empty (in == 0): the residual is the input itself
     Vec norm1_scale, norm1_bias;        // (d_in) before attention
-    MultiHeadParams attention;          // Wq, Wk, Wv: (d_in + 1, d_in), the bias as the last row; Wo: (d_in, d_out)
-    Vec out_b;                          // (d_out)
+    PackedDense qkv;                    // (d_in -> 3 d_in): [Q | K | V] with their biases
+    PackedDense out;                    // (d_in -> d_out): W_out and b_out
     Vec norm2_scale, norm2_bias;        // (d_out) before the feed-forward block
-    Mat W1, W2;                         // (d_out, d_ff), (d_ff, d_out)
-    Vec b1, b2;                         // (d_ff), (d_out)
+    PackedDense ffn1, ffn2;             // (d_out -> d_ff), (d_ff -> d_out)
 };
 
 struct Encoder {
@@ -37,8 +40,7 @@ struct Encoder {
     Mat embeddings;                     // (ids, d_embed)
     Vec timing;                         // (d_embed / 2) inverse timescales of the sinusoidal positions
     std::vector<EncoderLayer> layers;
-    Mat pool_W;                         // (d_out, d_out)
-    Vec pool_b;                         // (d_out)
+    PackedDense pool;                   // (d_out -> d_out), before tanh
     Index heads = 0;
     Index max_pieces = 0;
     Scalar norm_eps = 0;
@@ -49,18 +51,25 @@ struct Encoder {
 Encoder load_encoder(ModelFile file);
 Encoder load_encoder(const std::uint8_t* data, std::size_t size);
 
+struct EncoderAttention {
+    Mat qkv;                            // (T, 3 d): [Q | K | V]; head h reads columns [h d_h, (h + 1) d_h) of each third
+    std::vector<Mat> weights;           // per head (T, T), rows sum to 1; empty when encoded without maps
+};
+
 struct EncoderResult {
     Tokens tokens;                      // the pieces (after the cut) and the words they make
     bool truncated = false;             // the sentence had more than max_pieces pieces
     Mat input;                          // (T, d_embed) 2 E[ids] + timing
-    std::vector<MultiHeadResult> attention;  // per layer: Q, K, V, every head's intermediates
+    std::vector<EncoderAttention> attention;  // per layer
     std::vector<Mat> hidden;            // per layer: its output (T, d_out)
-    std::vector<std::vector<Mat>> word_attention;  // [layer][head] (words, words)
+    std::vector<std::vector<Mat>> word_attention;  // [layer][head] (words, words); empty without maps
     Vec embedding;                      // (d_out) unit length
 };
 
-// text: NFKC-normalised UTF-8 with at least one piece.
-EncoderResult encode(const Encoder& encoder, std::string_view text);
+// text: NFKC-normalised UTF-8 with at least one piece. maps = false skips the
+// attention weights and word maps (the embedding alone: about a fifth faster
+// on short sentences, where copying maps out is a large part of a call).
+EncoderResult encode(const Encoder& encoder, std::string_view text, bool maps = true);
 
 // A piece-level map merged to words: the weight from word a to word b is the
 // sum over b's pieces (the attention b receives in total) averaged over a's

@@ -18,6 +18,7 @@ double Rng::uniform() { return double(next() >> 40) * (1.0 / 16777216.0); }
 
 Mat init_uniform(Index rows, Index cols, std::uint64_t seed, std::uint64_t stream, Scalar limit) {
     require(rows > 0 && cols > 0, "parameter shape must be positive, got " + shape(rows, cols));
+    if (!(std::isfinite(limit) && limit >= 0)) fail("limit must be a finite number >= 0, got " + number(limit));
     Rng rng(seed, stream);
     Mat m(rows, cols);
     // 2u - 1 has 25 significant bits and limit 24, so the product is exact in

@@ -48,56 +48,167 @@ float half_to_float(std::uint16_t bits) {
     return static_cast<float>(Eigen::half(Eigen::half_impl::raw_uint16_to_half(bits)));
 }
 
-Mat read_tensor(Reader& in, const std::string& name) {
+// A quantized tensor's header and codes, checked before its matrix is allocated:
+// every symbol takes at least one bit, so count <= 8 * the bytes present.
+Mat read_quantized(Reader& in, const std::string& name, std::uint32_t rows, std::uint32_t cols) {
+    const auto step = in.get<float>("the step of '" + name + "'");
+    if (!std::isfinite(step) || !(step > 0)) bad("tensor '" + name + "' has step " + number(step));
+    const auto lowest = in.get<std::int32_t>("the lowest value of '" + name + "'");
+    const auto symbols = in.get<std::uint32_t>("the symbol count of '" + name + "'");
+    if (symbols < 1 || symbols > 65536)
+        bad("tensor '" + name + "' has " + std::to_string(symbols) + " symbols (1 to 65536)");
+    const std::uint8_t* l = in.take(symbols, "the code lengths of '" + name + "'");
+    const std::vector<std::uint8_t> lengths(l, l + symbols);
+    const auto bytes = in.get<std::uint32_t>("the code size of '" + name + "'");
+    const std::uint64_t count = std::uint64_t(rows) * cols;
+    if (bytes > in.left())
+        bad("truncated: the codes of '" + name + "' need " + std::to_string(bytes) + " bytes, only " +
+            std::to_string(in.left()) + " left");
+    if (count > std::uint64_t(bytes) * 8)
+        bad("tensor '" + name + "' " + shape(rows, cols) + " cannot fit in " + std::to_string(bytes) +
+            " bytes of codes");
+    const std::uint8_t* codes = in.take(bytes, "the codes of '" + name + "'");
+    const std::vector<std::uint32_t> k = decode_huffman(lengths, codes, bytes, std::size_t(count), "tensor '" + name + "'");
+    Mat m(rows, cols);
+    Scalar* out = m.data();
+    for (std::size_t i = 0; i < k.size(); ++i) out[i] = Scalar(double(std::int64_t(lowest) + k[i]) * double(step));
+    return m;
+}
+
+Mat read_tensor(Reader& in, const std::string& name, std::uint32_t version) {
     const auto dtype = in.get<std::uint8_t>("the dtype of '" + name + "'");
     const auto rows = in.get<std::uint32_t>("the rows of '" + name + "'");
     const auto cols = in.get<std::uint32_t>("the cols of '" + name + "'");
     if (rows == 0 || cols == 0 || rows > kMaxDim || cols > kMaxDim)
         bad("tensor '" + name + "' has impossible shape " + shape(rows, cols));
-    if (dtype < 1 || dtype > 3)
-        bad("tensor '" + name + "' has unknown dtype " + std::to_string(dtype) + " (1 float32, 2 float16, 3 int8)");
-    // the bytes this tensor needs, checked before anything is allocated
-    const std::uint64_t count64 = std::uint64_t(rows) * cols;
-    const std::uint64_t need = dtype == std::uint8_t(DType::float32)   ? count64 * 4
-                               : dtype == std::uint8_t(DType::float16) ? count64 * 2
-                                                                       : count64 + std::uint64_t(rows) * 4;
-    if (need > in.left())
-        bad("truncated: tensor '" + name + "' " + shape(rows, cols) + " needs " + std::to_string(need) +
-            " bytes, only " + std::to_string(in.left()) + " left");
-    const std::size_t count = std::size_t(count64);
-    Mat m(rows, cols);
-    Scalar* out = m.data();
-    switch (DType(dtype)) {
-        case DType::float32: {
-            std::memcpy(out, in.take(count * 4, "the data of '" + name + "'"), count * 4);
-            break;
-        }
-        case DType::float16: {
-            const std::uint8_t* p = in.take(count * 2, "the data of '" + name + "'");
-            for (std::size_t i = 0; i < count; ++i) out[i] = half_to_float(std::uint16_t(p[2 * i] | p[2 * i + 1] << 8));
-            break;
-        }
-        case DType::int8: {
-            const std::uint8_t* s = in.take(std::size_t(rows) * 4, "the row scales of '" + name + "'");
-            const std::uint8_t* q = in.take(count, "the data of '" + name + "'");
-            for (std::uint32_t r = 0; r < rows; ++r) {
-                float scale;
-                std::memcpy(&scale, s + 4 * std::size_t(r), 4);
-                if (!std::isfinite(scale) || scale < 0) bad("tensor '" + name + "' has row scale " + number(scale));
-                for (std::uint32_t c = 0; c < cols; ++c) {
-                    const std::size_t i = std::size_t(r) * cols + c;
-                    out[i] = Scalar(static_cast<std::int8_t>(q[i])) * scale;
-                }
+    if (dtype < 1 || dtype > 4)
+        bad("tensor '" + name + "' has unknown dtype " + std::to_string(dtype) +
+            " (1 float32, 2 float16, 3 int8, 4 quantized)");
+    if (dtype == std::uint8_t(DType::quantized) && version < kModelVersionQuantized)
+        bad("tensor '" + name + "' is quantized (dtype 4) in a version " + std::to_string(version) + " file");
+    Mat m;
+    if (dtype == std::uint8_t(DType::quantized)) {
+        m = read_quantized(in, name, rows, cols);
+    } else {
+        // the bytes this tensor needs, checked before anything is allocated
+        const std::uint64_t count64 = std::uint64_t(rows) * cols;
+        const std::uint64_t need = dtype == std::uint8_t(DType::float32)   ? count64 * 4
+                                   : dtype == std::uint8_t(DType::float16) ? count64 * 2
+                                                                           : count64 + std::uint64_t(rows) * 4;
+        if (need > in.left())
+            bad("truncated: tensor '" + name + "' " + shape(rows, cols) + " needs " + std::to_string(need) +
+                " bytes, only " + std::to_string(in.left()) + " left");
+        const std::size_t count = std::size_t(count64);
+        m.resize(rows, cols);
+        Scalar* out = m.data();
+        switch (DType(dtype)) {
+            case DType::float32: {
+                std::memcpy(out, in.take(count * 4, "the data of '" + name + "'"), count * 4);
+                break;
             }
-            break;
+            case DType::float16: {
+                const std::uint8_t* p = in.take(count * 2, "the data of '" + name + "'");
+                for (std::size_t i = 0; i < count; ++i) out[i] = half_to_float(std::uint16_t(p[2 * i] | p[2 * i + 1] << 8));
+                break;
+            }
+            case DType::int8: {
+                const std::uint8_t* s = in.take(std::size_t(rows) * 4, "the row scales of '" + name + "'");
+                const std::uint8_t* q = in.take(count, "the data of '" + name + "'");
+                for (std::uint32_t r = 0; r < rows; ++r) {
+                    float scale;
+                    std::memcpy(&scale, s + 4 * std::size_t(r), 4);
+                    if (!std::isfinite(scale) || scale < 0) bad("tensor '" + name + "' has row scale " + number(scale));
+                    for (std::uint32_t c = 0; c < cols; ++c) {
+                        const std::size_t i = std::size_t(r) * cols + c;
+                        out[i] = Scalar(static_cast<std::int8_t>(q[i])) * scale;
+                    }
+                }
+                break;
+            }
+            case DType::quantized: break;  // read above
         }
     }
-    for (std::size_t i = 0; i < count; ++i)
+    const Scalar* out = m.data();
+    for (Index i = 0; i < m.size(); ++i)
         if (!std::isfinite(out[i])) bad("tensor '" + name + "' holds " + number(out[i]) + " at entry " + std::to_string(i));
     return m;
 }
 
 }  // namespace
+
+std::vector<std::uint32_t> decode_huffman(const std::vector<std::uint8_t>& lengths, const std::uint8_t* bytes,
+                                          std::size_t size, std::size_t count, const std::string& what) {
+    // canonical code: per length, how many codes, and the symbols in code order
+    std::array<std::uint32_t, kMaxCodeLength + 1> per_length{};
+    for (std::size_t s = 0; s < lengths.size(); ++s) {
+        if (lengths[s] > kMaxCodeLength)
+            bad(what + " has a code of length " + std::to_string(lengths[s]) + " (at most " +
+                std::to_string(kMaxCodeLength) + ")");
+        ++per_length[lengths[s]];
+    }
+    per_length[0] = 0;
+    std::int64_t left = 1;  // codes still free at the current length (Kraft)
+    for (unsigned n = 1; n <= kMaxCodeLength; ++n) {
+        left = 2 * left - per_length[n];
+        if (left < 0) bad(what + " has an impossible code: more codes of length " + std::to_string(n) + " than fit");
+    }
+    if (left == std::int64_t(1) << kMaxCodeLength) bad(what + " has no code");
+    std::array<std::uint32_t, kMaxCodeLength + 2> offset{};
+    for (unsigned n = 1; n <= kMaxCodeLength; ++n) offset[n + 1] = offset[n] + per_length[n];
+    std::vector<std::uint32_t> in_order(offset[kMaxCodeLength + 1]);
+    for (std::size_t s = 0; s < lengths.size(); ++s)
+        if (lengths[s]) in_order[offset[lengths[s]]++] = std::uint32_t(s);
+
+    // the codes of at most kFast bits by table: the next kFast bits (zeros past the end) -> symbol << 5 | length
+    constexpr unsigned kFast = 11;
+    std::vector<std::uint32_t> fast(std::size_t(1) << kFast, 0);
+    {
+        std::uint32_t code = 0;
+        std::size_t k = 0;
+        for (unsigned n = 1; n <= kMaxCodeLength; ++n, code <<= 1)
+            for (std::uint32_t c = 0; c < per_length[n]; ++c, ++code, ++k)
+                if (n <= kFast)
+                    for (std::uint32_t rest = 0; rest < (1u << (kFast - n)); ++rest)
+                        fast[(code << (kFast - n)) | rest] = in_order[k] << 5 | n;
+    }
+    std::vector<std::uint32_t> out(count);
+    const std::uint64_t bits = std::uint64_t(size) * 8;
+    auto byte = [&](std::uint64_t i) -> std::uint32_t { return i < size ? bytes[i] : 0; };
+    std::uint64_t at = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t b = at >> 3;
+        const std::uint32_t window = byte(b) << 16 | byte(b + 1) << 8 | byte(b + 2);
+        const std::uint32_t entry = fast[(window >> (24 - kFast - (at & 7))) & ((1u << kFast) - 1)];
+        if (entry) {
+            if (at + (entry & 31) > bits)
+                bad(what + ": the codes end after " + std::to_string(i) + " of " + std::to_string(count) + " symbols");
+            out[i] = entry >> 5;
+            at += entry & 31;
+            continue;
+        }
+        // a longer code, bit by bit (the plain canonical decoder)
+        std::int64_t code = 0, first = 0, index = 0;  // first code of the current length, its index in in_order
+        for (unsigned n = 1;; ++n) {
+            if (n > kMaxCodeLength) bad(what + ": symbol " + std::to_string(i) + " is not a code of the table");
+            if (at >= bits) bad(what + ": the codes end after " + std::to_string(i) + " of " + std::to_string(count) + " symbols");
+            code |= (bytes[at >> 3] >> (7 - (at & 7))) & 1;
+            ++at;
+            const std::int64_t here = per_length[n];
+            if (code - first < here) {
+                out[i] = in_order[std::size_t(index + code - first)];
+                break;
+            }
+            index += here;
+            first = (first + here) << 1;
+            code <<= 1;
+        }
+    }
+    if ((at + 7) / 8 != size)
+        bad(what + ": " + std::to_string(size - (at + 7) / 8) + " bytes after the last code");
+    if (at % 8 && (bytes[at >> 3] & (0xFFu >> (at % 8))))
+        bad(what + ": the bits after the last code are not zero");
+    return out;
+}
 
 std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
     static const std::array<std::uint32_t, 256> table = [] {
@@ -121,9 +232,9 @@ ModelFile read_model_file(const std::uint8_t* data, std::size_t size) {
     Reader in(data, size - 4);
     in.take(sizeof(kModelMagic), "the magic");
     const auto version = in.get<std::uint32_t>("the version");
-    if (version != kModelVersion)
-        bad("version " + std::to_string(version) + " is not supported (this module reads version " +
-            std::to_string(kModelVersion) + ")");
+    if (version != kModelVersion && version != kModelVersionQuantized)
+        bad("version " + std::to_string(version) + " is not supported (this module reads versions " +
+            std::to_string(kModelVersion) + " and " + std::to_string(kModelVersionQuantized) + ")");
     std::uint32_t stored_crc;
     std::memcpy(&stored_crc, data + size - 4, 4);
     if (crc32(data, size - 4) != stored_crc) bad("checksum mismatch: the file is truncated or corrupt");
@@ -151,7 +262,7 @@ ModelFile read_model_file(const std::uint8_t* data, std::size_t size) {
         const std::string name(reinterpret_cast<const char*>(bytes), length);
         if (f.tensors.count(name)) bad("tensor '" + name + "' appears twice");
         const std::size_t dtype_at = in.offset();
-        f.tensors.emplace(name, read_tensor(in, name));
+        f.tensors.emplace(name, read_tensor(in, name, version));
         f.stored_as.emplace(name, DType(data[dtype_at]));
     }
     if (in.left() != 0) bad(std::to_string(in.left()) + " unexpected bytes after the last tensor");

@@ -3,7 +3,7 @@
 //
 // Layout (little-endian; no padding):
 //   magic      8 bytes  "ATTNWENC"
-//   version    u32      1
+//   version    u32      1, or 2 for a file with quantized tensors (dtype 4)
 //   heads      u32      attention heads per layer
 //   max_pieces u32      longest input; longer sentences are cut
 //   norm_eps   f32      layer-norm epsilon
@@ -15,6 +15,13 @@
 //     dtype 1 float32: rows*cols f32
 //     dtype 2 float16: rows*cols IEEE half
 //     dtype 3 int8:    rows f32 scales, then rows*cols i8; value = q * scale of its row
+//     dtype 4 quantized (version 2): value = (lowest + symbol) * step, the symbols
+//                      Huffman-coded, row-major:
+//                      f32 step (> 0), i32 lowest, u32 symbols (1..65536),
+//                      symbols u8 code lengths (0 = unused, at most 24), u32 bytes,
+//                      then the codes: canonical (by length, then by symbol, as
+//                      DEFLATE), most significant bit first, the last byte's
+//                      unused bits zero
 //   checksum   u32      CRC-32 of every byte before it
 #pragma once
 
@@ -28,7 +35,7 @@
 
 namespace attn {
 
-enum class DType : std::uint8_t { float32 = 1, float16 = 2, int8 = 3 };
+enum class DType : std::uint8_t { float32 = 1, float16 = 2, int8 = 3, quantized = 4 };
 
 struct ModelFile {
     std::uint32_t heads = 0;
@@ -42,13 +49,21 @@ struct ModelFile {
 };
 
 constexpr char kModelMagic[8] = {'A', 'T', 'T', 'N', 'W', 'E', 'N', 'C'};
-constexpr std::uint32_t kModelVersion = 1;
+constexpr std::uint32_t kModelVersion = 1;            // float32, float16 and int8 tensors
+constexpr std::uint32_t kModelVersionQuantized = 2;   // may also hold quantized tensors
+constexpr unsigned kMaxCodeLength = 24;
 
 // Reads and checks a whole file. Throws an invalid_argument starting
 // "model file: " for anything that is not a complete, intact file of this
 // format: wrong magic, other version, truncation, a checksum mismatch,
 // impossible sizes, bad UTF-8, non-finite numbers.
 ModelFile read_model_file(const std::uint8_t* data, std::size_t size);
+
+// Decodes count Huffman-coded symbols (the canonical code of lengths, as in
+// the file) from bytes, all of which must be used. Throws naming `what` on an
+// impossible code, a code that is not in the table, too few or too many bytes.
+std::vector<std::uint32_t> decode_huffman(const std::vector<std::uint8_t>& lengths, const std::uint8_t* bytes,
+                                          std::size_t size, std::size_t count, const std::string& what);
 
 // CRC-32 (the polynomial of zip and PNG) of bytes.
 std::uint32_t crc32(const std::uint8_t* data, std::size_t size);

@@ -8,7 +8,7 @@ namespace attn {
 
 MultiHeadParams multi_head_params_complete(MultiHeadParams p, Index d_in_q, Index d_in_kv, Index d_model,
                                            std::uint64_t seed) {
-    require_width(d_model, "dModel");
+    require_width(d_model, "d_model");
     p.W = projections_complete(p.W, d_in_q, d_in_kv, d_model, d_model, seed);
     if (p.Wo.size() == 0) p.Wo = init_xavier(d_model, d_model, seed, stream::Wo);
     require(p.Wo.rows() == d_model && p.Wo.cols() == d_model,
@@ -21,7 +21,7 @@ MultiHeadResult multi_head_attention(const MatRef& X, const MatRef& M, Index hea
                                      const AttentionOptions& options) {
     const Index d_model = p.Wo.rows();
     require(heads >= 1, "heads must be at least 1, got " + std::to_string(heads));
-    require(d_model % heads == 0, "dModel (" + std::to_string(d_model) + ") must be divisible by heads (" +
+    require(d_model % heads == 0, "d_model (" + std::to_string(d_model) + ") must be divisible by heads (" +
                                       std::to_string(heads) + ")");
     require(options.score == Score::dot, "multi-head attention uses the dot score");
     const ProjectedAttention all = project(X, M, p.W);  // validates X, M, W

@@ -27,7 +27,7 @@ MultiHeadParams multi_head_params_complete(MultiHeadParams given, Index d_in_q, 
                                            Index d_model, std::uint64_t seed);
 
 //   X: (n_q, d_in_q)   M: (n_kv, d_in_kv) (pass X again for self-attention)
-//   heads: h >= 1 dividing d_model. options: mask, causal, validLength, scale
+//   heads: h >= 1 dividing d_model. options: mask, causal, valid_length, scale
 //   (default 1/sqrt(d_model/h)); the score is dot.
 MultiHeadResult multi_head_attention(const MatRef& X, const MatRef& M, Index heads, const MultiHeadParams& params,
                                      const AttentionOptions& options = {});

@@ -67,7 +67,19 @@ static double score_work(Score score, const MatRef& Q, const MatRef& K, Index hi
     return 0;
 }
 
-void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p, bool whole_map) {
+// The parameters of one call as references: checking them copies nothing.
+namespace {
+struct ParamRefs {
+    const MatRef& W;
+    const MatRef& U;
+    const VecRef& v;
+    Scalar sigma;
+};
+const Mat kNoMat;
+const Vec kNoVec;
+}  // namespace
+
+static void check_score_refs(Score score, const MatRef& Q, const MatRef& K, const ParamRefs& p, bool whole_map) {
     const bool same_width = score == Score::dot || score == Score::gaussian;
     check_qk(Q, K, same_width, score_name(score));
     if (whole_map && double(Q.rows()) * double(K.rows()) > kMaxMapEntries)
@@ -91,23 +103,20 @@ void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParam
                                shape(K) + " keys");
 }
 
-Mat score_dot(const MatRef& Q, const MatRef& K) {
-    check_score(Score::dot, Q, K, {});
-    return Q * K.transpose();
+void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p, bool whole_map) {
+    check_score_refs(score, Q, K, {p.W, p.U, p.v, p.sigma}, whole_map);
 }
 
-Mat score_general(const MatRef& Q, const MatRef& K, const MatRef& W) {
-    ScoreParams p;
-    p.W = W;
-    check_score(Score::general, Q, K, p);
+// ---- the scores without checks: each public score_* checks, then calls one
+
+static Mat dot_unchecked(const MatRef& Q, const MatRef& K) { return Q * K.transpose(); }
+
+static Mat general_unchecked(const MatRef& Q, const MatRef& K, const MatRef& W) {
     const Mat QW = Q * W;  // (n_q, d_k)
     return QW * K.transpose();
 }
 
-Mat score_concat(const MatRef& Q, const MatRef& K, const VecRef& w) {
-    ScoreParams p;
-    p.v = w;
-    check_score(Score::concat, Q, K, p);
+static Mat concat_unchecked(const MatRef& Q, const MatRef& K, const VecRef& w) {
     const Vec from_q = Q * w.head(Q.cols());  // (n_q)
     const Vec from_k = K * w.tail(K.cols());  // (n_k)
     Mat S(Q.rows(), K.rows());
@@ -115,12 +124,7 @@ Mat score_concat(const MatRef& Q, const MatRef& K, const VecRef& w) {
     return S;
 }
 
-Mat score_additive(const MatRef& Q, const MatRef& K, const MatRef& W, const MatRef& U, const VecRef& v) {
-    ScoreParams p;
-    p.W = W;
-    p.U = U;
-    p.v = v;
-    check_score(Score::additive, Q, K, p);
+static Mat additive_unchecked(const MatRef& Q, const MatRef& K, const MatRef& W, const MatRef& U, const VecRef& v) {
     const Mat A = Q * W.transpose();  // (n_q, hidden): W q_i
     const Mat B = K * U.transpose();  // (n_k, hidden): U k_j
     Mat S(Q.rows(), K.rows());
@@ -130,10 +134,7 @@ Mat score_additive(const MatRef& Q, const MatRef& K, const MatRef& W, const MatR
     return S;
 }
 
-Mat score_gaussian(const MatRef& Q, const MatRef& K, Scalar sigma) {
-    ScoreParams p;
-    p.sigma = sigma;
-    check_score(Score::gaussian, Q, K, p);
+static Mat gaussian_unchecked(const MatRef& Q, const MatRef& K, Scalar sigma) {
     const Scalar c = Scalar(-0.5) / (sigma * sigma);
     Mat S(Q.rows(), K.rows());
     // differences, not |q|^2 + |k|^2 - 2 q.k, which cancels badly for keys like 170
@@ -141,19 +142,53 @@ Mat score_gaussian(const MatRef& Q, const MatRef& K, Scalar sigma) {
     return S;
 }
 
+Mat score_dot(const MatRef& Q, const MatRef& K) {
+    check_score_refs(Score::dot, Q, K, {kNoMat, kNoMat, kNoVec, 1}, true);
+    return dot_unchecked(Q, K);
+}
+
+Mat score_general(const MatRef& Q, const MatRef& K, const MatRef& W) {
+    check_score_refs(Score::general, Q, K, {W, kNoMat, kNoVec, 1}, true);
+    return general_unchecked(Q, K, W);
+}
+
+Mat score_concat(const MatRef& Q, const MatRef& K, const VecRef& w) {
+    check_score_refs(Score::concat, Q, K, {kNoMat, kNoMat, w, 1}, true);
+    return concat_unchecked(Q, K, w);
+}
+
+Mat score_additive(const MatRef& Q, const MatRef& K, const MatRef& W, const MatRef& U, const VecRef& v) {
+    check_score_refs(Score::additive, Q, K, {W, U, v, 1}, true);
+    return additive_unchecked(Q, K, W, U, v);
+}
+
+Mat score_gaussian(const MatRef& Q, const MatRef& K, Scalar sigma) {
+    check_score_refs(Score::gaussian, Q, K, {kNoMat, kNoMat, kNoVec, sigma}, true);
+    return gaussian_unchecked(Q, K, sigma);
+}
+
 Mat scores(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) {
+    check_score(score, Q, K, p);
+    return scores_unchecked(score, Q, K, p);
+}
+
+Mat scores_unchecked(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) {
     switch (score) {
-        case Score::dot: return score_dot(Q, K);
-        case Score::general: return score_general(Q, K, p.W);
-        case Score::concat: return score_concat(Q, K, p.v);
-        case Score::additive: return score_additive(Q, K, p.W, p.U, p.v);
-        case Score::gaussian: return score_gaussian(Q, K, p.sigma);
+        case Score::dot: return dot_unchecked(Q, K);
+        case Score::general: return general_unchecked(Q, K, p.W);
+        case Score::concat: return concat_unchecked(Q, K, p.v);
+        case Score::additive: return additive_unchecked(Q, K, p.W, p.U, p.v);
+        case Score::gaussian: return gaussian_unchecked(Q, K, p.sigma);
     }
     fail("unknown score");
 }
 
 Mat scores_reference(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) {
     check_score(score, Q, K, p);
+    return scores_reference_unchecked(score, Q, K, p);
+}
+
+Mat scores_reference_unchecked(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& p) {
     const Index nq = Q.rows(), nk = K.rows(), dq = Q.cols(), dk = K.cols();
     Mat S(nq, nk);
     for (Index i = 0; i < nq; ++i)

@@ -46,9 +46,14 @@ Mat score_gaussian(const MatRef& Q, const MatRef& K, Scalar sigma);
 void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params, bool whole_map = true);
 
 // Dispatch on the score; params must already hold what the score needs.
+// Checks like check_score().
 Mat scores(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
 // Plain-loop reference in double precision, for the tests.
 Mat scores_reference(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
+// The same two without the checks, for callers that ran check_score() at
+// their own entry (attention()): the arguments must have passed it.
+Mat scores_unchecked(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
+Mat scores_reference_unchecked(Score score, const MatRef& Q, const MatRef& K, const ScoreParams& params);
 
 // Fills the parameters the score needs but params lacks (empty matrices) from
 // the seeded initialiser; keeps those given; rejects those the score does not

@@ -16,8 +16,8 @@ static void check_projection(const Mat& W, Index rows, Index cols, const char* n
 
 Projections projections_complete(Projections p, Index d_in_q, Index d_in_kv, Index d_k, Index d_v,
                                  std::uint64_t seed) {
-    require_width(d_k, "dK");
-    require_width(d_v, "dV");
+    require_width(d_k, "d_k");
+    require_width(d_v, "d_v");
     if (p.Wq.size() == 0) p.Wq = init_xavier(d_in_q, d_k, seed, stream::Wq);
     if (p.Wk.size() == 0) p.Wk = init_xavier(d_in_kv, d_k, seed, stream::Wk);
     if (p.Wv.size() == 0) p.Wv = init_xavier(d_in_kv, d_v, seed, stream::Wv);

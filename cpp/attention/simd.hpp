@@ -5,7 +5,7 @@
 //   x86-64 (g++, clang)      SSE2, <emmintrin.h>: the native tests under ASan/UBSan
 //   anything else            plain arrays of 4 floats (or -DATTN_SIMD_SCALAR)
 //
-// Only what the kernel needs: loads and stores, lane-wise arithmetic, a 4x4
+// Only what the kernels need: loads and stores, lane-wise arithmetic (division too), a 4x4
 // transpose and 2^x. No FMA: relaxed-simd does not run on Node 20, and a
 // fused multiply-add would make the three builds round differently.
 #pragma once
@@ -35,6 +35,7 @@ inline f32x4 set(float a, float b, float c, float d) { return wasm_f32x4_make(a,
 inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
 inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
+inline f32x4 div(f32x4 a, f32x4 b) { return wasm_f32x4_div(a, b); }
 // pmax/pmin: one instruction each; the kernel never feeds them NaN
 inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
 inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
@@ -72,6 +73,7 @@ inline f32x4 set(float a, float b, float c, float d) { return _mm_setr_ps(a, b, 
 inline f32x4 add(f32x4 a, f32x4 b) { return _mm_add_ps(a, b); }
 inline f32x4 sub(f32x4 a, f32x4 b) { return _mm_sub_ps(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return _mm_mul_ps(a, b); }
+inline f32x4 div(f32x4 a, f32x4 b) { return _mm_div_ps(a, b); }
 inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(a, b); }
 inline f32x4 min(f32x4 a, f32x4 b) { return _mm_min_ps(a, b); }
 inline f32x4 select_lt(f32x4 a, f32x4 b, f32x4 y, f32x4 x) {
@@ -118,6 +120,7 @@ inline f32x4 lanewise(f32x4 a, f32x4 b, F f) {
 inline f32x4 add(f32x4 a, f32x4 b) { return lanewise(a, b, [](float x, float y) { return x + y; }); }
 inline f32x4 sub(f32x4 a, f32x4 b) { return lanewise(a, b, [](float x, float y) { return x - y; }); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return lanewise(a, b, [](float x, float y) { return x * y; }); }
+inline f32x4 div(f32x4 a, f32x4 b) { return lanewise(a, b, [](float x, float y) { return x / y; }); }
 inline f32x4 max(f32x4 a, f32x4 b) { return lanewise(a, b, [](float x, float y) { return x < y ? y : x; }); }
 inline f32x4 min(f32x4 a, f32x4 b) { return lanewise(a, b, [](float x, float y) { return y < x ? y : x; }); }
 inline f32x4 select_lt(f32x4 a, f32x4 b, f32x4 y, f32x4 x) {

@@ -25,6 +25,10 @@ Mat masked_softmax_rows(const MatRef& x, const Mask& mask, Scalar temperature) {
 
 SoftmaxSteps masked_softmax_steps(const MatRef& x, const Mask& mask, Scalar temperature) {
     check(x, mask, temperature);
+    return masked_softmax_steps_unchecked(x, mask, temperature);
+}
+
+SoftmaxSteps masked_softmax_steps_unchecked(const MatRef& x, const Mask& mask, Scalar temperature) {
     SoftmaxSteps s{Vec::Zero(x.rows()), Mat::Zero(x.rows(), x.cols()), Vec::Zero(x.rows()),
                    Mat::Zero(x.rows(), x.cols())};
     for (Index i = 0; i < x.rows(); ++i) {

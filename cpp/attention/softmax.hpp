@@ -26,6 +26,10 @@ struct SoftmaxSteps {
     Mat weights;   // (rows, cols) exps / row_sums
 };
 SoftmaxSteps masked_softmax_steps(const MatRef& x, const Mask& mask, Scalar temperature = 1);
+// The same without the argument checks, for callers that made them at their
+// own entry (attention()). Expects: x finite, mask of x's shape, temperature
+// finite and > 0. Still throws when x / temperature overflows.
+SoftmaxSteps masked_softmax_steps_unchecked(const MatRef& x, const Mask& mask, Scalar temperature = 1);
 
 // Entropy -sum w log w (nats) of each row of weights: 0 when one key takes all
 // the weight, log(n) when all n keys share it.   -> (rows)

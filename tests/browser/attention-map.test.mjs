@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
 import { tokenize } from '../../web/text.js';
-import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+import { startBrowser, withPage, eventually, assertShown, assertSentenceAlerts, OVERLONG, whenReady } from './harness.mjs';
 
 const W = '[data-widget="attention-map"]';
 let browser, att;
@@ -19,12 +19,9 @@ function expected(sentence, { dK = 16, seed = 1 } = {}) {
   return { tokens, ...att.selfAttention({ input: X, dK, seed }) };
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
-test('"i have a dream": a 4 x 4 map of the core\'s weights; each focused cell explains its weight', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=attention-map');
+test('"i have a dream": a 4 x 4 map of the core\'s weights; each focused cell explains its weight', () => withPage(browser, 'embed.html?widget=attention-map', async ({ page }) => {
   await ready(page);
   const want = expected('i have a dream');
   const cells = page.locator(`${W} .heatmap-cell`);
@@ -51,12 +48,9 @@ test('"i have a dream": a 4 x 4 map of the core\'s weights; each focused cell ex
   assert.equal(await page.evaluate(() => document.activeElement.dataset.i + ',' + document.activeElement.dataset.j), '1,1', 'focus moved');
   const url = new URL(page.url()).searchParams;
   assert.deepEqual([url.get('row'), url.get('col')], ['1', '1'], 'the selected cell is in the URL');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('presets, the arc and table views, and the URL state on the full page', async () => {
-  const { page, log } = await openPage(browser, '?attention-map.view=table&attention-map.dK=64&attention-map.seed=7');
+test('presets, the arc and table views, and the URL state on the full page', () => withPage(browser, '?attention-map.view=table&attention-map.dK=64&attention-map.seed=7', async ({ page }) => {
   await ready(page);
   const want = expected('i have a dream', { dK: 64, seed: 7 });
   const table = page.locator(`${W} table.matrix`);
@@ -71,12 +65,9 @@ test('presets, the arc and table views, and the URL state on the full page', asy
   const params = new URL(page.url()).searchParams;
   assert.equal(params.get('attention-map.view'), 'arcs');
   assert.match(params.get('attention-map.sentence'), /^The Law will never be perfect/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('hostile and bad sentences: text stays text, errors are visible, the widget recovers', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=attention-map');
+test('hostile and bad sentences: text stays text, errors are visible, the widget recovers', () => withPage(browser, 'embed.html?widget=attention-map', async ({ page }) => {
   await ready(page);
   await page.evaluate(() => { window.__ran = false; });
   const box = page.locator(`${W} input[type="text"]`);
@@ -84,14 +75,7 @@ test('hostile and bad sentences: text stays text, errors are visible, the widget
   await eventually(async () => (await page.locator(`${W} .heatmap-row`).allTextContents()).includes('img'));
   assert.equal(await page.evaluate(() => window.__ran), false, 'no script ran');
   assert.equal(await page.locator(`${W} img`).count(), 0, 'no element was made from the text');
-  await box.fill(Array.from({ length: 500 }, () => 'a').join(' '));
   const alert = page.locator(`${W} [role="alert"]`);
-  await eventually(async () => (await alert.isVisible()) && /500 words/.test(await alert.textContent()));
-  await box.fill('   ');
-  await eventually(async () => /empty/.test(await alert.textContent()));
-  await box.fill('attention is all you need');
-  await eventually(async () => !(await alert.isVisible()));
+  await assertSentenceAlerts(box, alert, [[OVERLONG, /500 words/], ['   ', /empty/]], 'attention is all you need');
   assert.equal(await page.locator(`${W} .heatmap-cell`).count(), 25);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
-import { assertClean, eventually, openPage, startBrowser } from './harness.mjs';
+import { assertClean, eventually, openPage, startBrowser, withPage, whenReady } from './harness.mjs';
 
 const WIDGET = '[data-widget="complexity"]';
 const TABLE = ['convolutional', 'convolutional (dilated)', 'recurrent', 'self-attention'];
@@ -40,9 +40,7 @@ function assertCount(text, want, what) {
   assert.ok(Math.abs(shown - want) <= tolerance, `${what}: shows "${text}", expected ${want}`);
 }
 
-async function ready(page) {
-  await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(WIDGET);
 
 // Waits for the caption to name n, d, k, then checks the table against the core.
 async function assertTable(page, { n = 256, d = 512, k = 3 } = {}) {
@@ -62,8 +60,7 @@ async function assertTable(page, { n = 256, d = 512, k = 3 } = {}) {
   return want;
 }
 
-test('the table is the core\'s cost model: O(n²·d) and × 4.00 for self-attention, the crossover and fully connected', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=complexity');
+test('the table is the core\'s cost model: O(n²·d) and × 4.00 for self-attention, the crossover and fully connected', () => withPage(browser, 'embed.html?widget=complexity', async ({ page }) => {
   await ready(page);
   const want = await assertTable(page);
   assert.equal(want.doubled['self-attention'].multiplyAdds / want.now['self-attention'].multiplyAdds, 4);
@@ -73,13 +70,14 @@ test('the table is the core\'s cost model: O(n²·d) and × 4.00 for self-attent
   assert.deepEqual(await page.locator(`${WIDGET} tr[data-layer="convolutional (dilated)"] .cx-big`).allTextContents(), ['O(k·n·d²)', 'O(1)', 'O(logₖ\u00a0n)']);
   assert.deepEqual(await page.locator(`${WIDGET} tr[data-layer="recurrent"] .cx-big`).allTextContents(), ['O(n·d²)', 'O(n)', 'O(n)']);
   // quadratic, not exponential, with the core's numbers
-  const quadratic = await page.locator(`${WIDGET} [data-part="quadratic"]`).textContent();
+  // m × 10ⁿ is written with no-break spaces (render/format.js)
+  const quadratic = (await page.locator(`${WIDGET} [data-part="quadratic"]`).textContent()).replace(/\u00a0/g, ' ');
   assert.match(quadratic, /Quadratic, not exponential/);
   assert.match(quadratic, /“exponentially”/);
   assert.match(quadratic, /from 256 to 512 takes self-attention from 6\.71 × 10⁷ to 2\.68 × 10⁸ multiply-adds, × 4\.00/);
   assert.match(quadratic, /slope log₂ 4\.00 = 2\.00/);
   // n = 256 < d = 512: self-attention is cheaper than the recurrent layer
-  const crossover = page.locator(`${WIDGET} [data-part="crossover"] .cx-callout-text`).first();
+  const crossover = page.locator(`${WIDGET} [data-part="crossover"] .callout-text`).first();
   assert.equal(await crossover.getAttribute('data-field'), 'cheaper');
   assert.ok(want.now['self-attention'].multiplyAdds < want.now.recurrent.multiplyAdds);
   // the plot: one line per layer, the crossover marked
@@ -96,14 +94,11 @@ test('the table is the core\'s cost model: O(n²·d) and × 4.00 for self-attent
   assert.equal(sa2N, '786,432', 'self-attention has the same parameters for 2n');
   assert.equal(await page.getByRole('alert').count(), 0);
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('n, d and k change every count, the crossover flips at n = d, and the URL follows', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=complexity');
+test('n, d and k change every count, the crossover flips at n = d, and the URL follows', () => withPage(browser, 'embed.html?widget=complexity', async ({ page }) => {
   await ready(page);
-  const crossover = page.locator(`${WIDGET} [data-part="crossover"] .cx-callout-text`).first();
+  const crossover = page.locator(`${WIDGET} [data-part="crossover"] .callout-text`).first();
   await page.getByLabel('Sequence length n').selectOption('1024');
   await assertTable(page, { n: 1024 });
   assert.equal(await crossover.getAttribute('data-field'), 'dearer', 'n = 1024 > d = 512');
@@ -131,35 +126,31 @@ test('n, d and k change every count, the crossover flips at n = d, and the URL f
   await ready(page);
   await assertTable(page, { n: 1024, d: 1016, k: 9 });
   assert.equal(await page.getByLabel('Sequence length n').inputValue(), '1024');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('on the full page the prefixed URL state is applied; the quiz answers ×4 from the core', async () => {
   const search = '?complexity.n=4096&complexity.d=64&complexity.k=5';
-  const { page, log } = await openPage(browser, search);
-  await ready(page);
-  const want = await assertTable(page, { n: 4096, d: 64, k: 5 });
-  assert.equal(want.now['convolutional (dilated)'].maxPathLength, 6, 'ceil(log_5 4096)');
-  assert.equal(new URL(page.url()).search, search);
-  const quiz = page.locator(`${WIDGET} .quiz`);
-  await quiz.getByRole('radio', { name: '4 (quadratic)' }).check();
-  await quiz.getByRole('button', { name: 'Reveal' }).click();
-  const answer = await quiz.locator('.quiz-answer').textContent();
-  assert.match(answer, /Right!/);
-  assert.match(answer, /at n = 4,096 and .* at n = 8,192: × 4\.00/);
-  // bad values fall back to the defaults
-  const bad = await openPage(browser, '?complexity.n=3&complexity.d=abc&complexity.k=99');
-  await ready(bad.page);
-  await assertTable(bad.page);
-  assertClean(bad.log, browser.origin);
-  await bad.page.close();
-  assertClean(log, browser.origin);
-  await page.close();
+  await withPage(browser, search, async ({ page }) => {
+    await ready(page);
+    const want = await assertTable(page, { n: 4096, d: 64, k: 5 });
+    assert.equal(want.now['convolutional (dilated)'].maxPathLength, 6, 'ceil(log_5 4096)');
+    assert.equal(new URL(page.url()).search, search);
+    const quiz = page.locator(`${WIDGET} .quiz`);
+    await quiz.getByRole('radio', { name: '4 (quadratic)' }).check();
+    await quiz.getByRole('button', { name: 'Reveal' }).click();
+    const answer = (await quiz.locator('.quiz-answer').textContent()).replace(/\u00a0/g, ' ');
+    assert.match(answer, /Right!/);
+    assert.match(answer, /at n = 4,096 and .* at n = 8,192: × 4\.00/);
+    // bad values fall back to the defaults
+    const bad = await openPage(browser, '?complexity.n=3&complexity.d=abc&complexity.k=99');
+    await ready(bad.page);
+    await assertTable(bad.page);
+    assertClean(bad.log, browser.origin);
+    await bad.page.close();
+  });
 });
 
-test('the embed renders the widget alone, in Chinese; the table becomes cards on a phone', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=complexity&n=64&d=128&lang=zh', { viewport: { width: 375, height: 800 } });
+test('the embed renders the widget alone, in Chinese; the table becomes cards on a phone', () => withPage(browser, 'embed.html?widget=complexity&n=64&d=128&lang=zh', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
   await ready(page);
   assert.equal(await page.locator('[data-widget]').count(), 1);
   assert.equal(await page.locator('.widget-title').textContent(), '一层的代价：卷积、循环与自注意力');
@@ -167,11 +158,9 @@ test('the embed renders the widget alone, in Chinese; the table becomes cards on
   const quadratic = await page.locator(`${WIDGET} [data-part="quadratic"]`).textContent();
   assert.match(quadratic, /是二次方，不是指数/);
   assert.match(quadratic, /× 4\.00/);
-  assert.equal(await page.locator(`${WIDGET} [data-part="crossover"] .cx-callout-text`).first().getAttribute('data-field'), 'cheaper');
+  assert.equal(await page.locator(`${WIDGET} [data-part="crossover"] .callout-text`).first().getAttribute('data-field'), 'cheaper');
   assert.ok(await page.locator(`${WIDGET} .cx-plot .plot.is-compact`).first().isVisible(), 'the compact plot on a phone');
   assert.ok(!(await page.locator(`${WIDGET} .cx-plot .plot.is-wide`).first().isVisible()));
   const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

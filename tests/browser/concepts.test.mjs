@@ -1,14 +1,17 @@
 // Browser test of the concepts widget (web/widgets/concepts.js): focused vs
 // saliency attention and the cocktail-party effect, in both languages, with the
-// article's terms; the scene control changes the picture and round-trips
-// through the URL; the exports carry the definitions; compute() never touches
-// the core; the embed renders alone.
+// terms of Hemon's article "注意力机制" (聚焦式注意力, 显著性注意力, 鸡尾酒会效应);
+// the scene control changes the picture and round-trips through the URL; the
+// exports carry the definitions; compute() never touches the core; the embed
+// renders alone.
 //   node --test tests/browser/concepts.test.mjs
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import * as concepts from '../../web/widgets/concepts.js';
-import { assertClean, eventually, openPage, startBrowser } from './harness.mjs';
+import en from '../../web/i18n/en.js';
+import zh from '../../web/i18n/zh.js';
+import { eventually, startBrowser, withPage, whenReady } from './harness.mjs';
 
 const WIDGET = '[data-widget="concepts"]';
 
@@ -16,20 +19,17 @@ let browser;
 before(async () => { browser = await startBrowser(); });
 after(async () => { await browser?.close(); });
 
-async function ready(page) {
-  await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(WIDGET);
 
 const active = (page) => page.locator(`${WIDGET} .cc-card.is-active`).getAttribute('data-concept');
 
 test('compute() needs no core: it never touches the module it is given', () => {
   const untouchable = new Proxy({}, { get(_, key) { throw new Error(`the core was used: ${String(key)}`); } });
   assert.deepEqual(concepts.compute(untouchable, { scene: 'saliency' }), { scene: 'saliency' });
-  assert.deepEqual(Object.keys(concepts.strings.en).sort(), Object.keys(concepts.strings.zh).sort(), 'the same keys in both languages');
+  assert.deepEqual(Object.keys(en.concepts).sort(), Object.keys(zh.concepts).sort(), 'the same keys in both languages');
 });
 
-test('the full page shows both kinds of attention and the cocktail party; the scene control and the URL agree', async () => {
-  const { page, log } = await openPage(browser, '');
+test('the full page shows both kinds of attention and the cocktail party; the scene control and the URL agree', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   const root = page.locator(WIDGET);
   assert.equal(await root.locator('.cc-term').first().textContent(), 'Focused attention');
@@ -55,12 +55,9 @@ test('the full page shows both kinds of attention and the cocktail party; the sc
   assert.equal(await active(page), 'saliency', 'the URL brings the scene back');
   assert.ok(await page.getByRole('radio', { name: 'Saliency attention' }).isChecked());
   assert.equal(await page.getByRole('alert').count(), 0);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the embed renders it alone in Chinese with the article\'s terms, and a compact picture on a phone', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=concepts&scene=saliency&lang=zh', { viewport: { width: 375, height: 800 } });
+test('the embed renders it alone in Chinese with the article\'s terms, and a compact picture on a phone', () => withPage(browser, 'embed.html?widget=concepts&scene=saliency&lang=zh', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
   await ready(page);
   assert.equal(await page.locator('[data-widget]').count(), 1);
   const text = await page.locator(WIDGET).innerText();
@@ -72,12 +69,9 @@ test('the embed renders it alone in Chinese with the article\'s terms, and a com
   assert.ok(!(await page.locator(`${WIDGET} .cc-diagram.is-wide`).isVisible()));
   const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the exports: the definitions in both languages as CSV and JSON, the picture as SVG', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=concepts');
+test('the exports: the definitions in both languages as CSV and JSON, the picture as SVG', () => withPage(browser, 'embed.html?widget=concepts', async ({ page }) => {
   await ready(page);
   const download = async (kind) => {
     const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`${WIDGET} [data-export="${kind}"]`).click()]);
@@ -96,6 +90,4 @@ test('the exports: the definitions in both languages as CSV and JSON, the pictur
   const svg = await download('svg');
   assert.match(svg, /^<\?xml[^>]*>\s*<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.match(svg, /friend’s voice/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
-import { assertClean, assertShown, eventually, openPage, parseShown, startBrowser } from './harness.mjs';
+import { assertShown, eventually, parseShown, startBrowser, withPage, whenReady } from './harness.mjs';
 
 const WIDGET = '[data-widget="conditional"]';
 const LABELS = ['formal', 'casual', 'question'];
@@ -28,9 +28,7 @@ function expected({ tokens = ['i', 'have', 'a', 'dream'], label = 'casual', stre
   return { n: tokens.length, cond, base, fused: cond.fused, delta: att.maxAbsDifference(cond.weights, base.weights) };
 }
 
-async function ready(page) {
-  await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(WIDGET);
 
 const root = (page) => page.locator(WIDGET);
 const plain = (text) => text.replace(/\u00a0/g, ' ');
@@ -55,8 +53,7 @@ async function assertNoBadNumbers(page) {
   assert.doesNotMatch(await page.locator('body').innerText(), /\bNaN\b|Infinity|undefined|null/);
 }
 
-test('the default view: the core\'s maps with c = [0, 2, 0] and with c = 0, max |Δ|, the concat shape n × (d + d_c)', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=conditional');
+test('the default view: the core\'s maps with c = [0, 2, 0] and with c = 0, max |Δ|, the concat shape n × (d + d_c)', () => withPage(browser, 'embed.html?widget=conditional', async ({ page }) => {
   await ready(page);
   const want = expected();
   assert.ok(want.delta > 0.01, 'the condition changes the map');
@@ -69,12 +66,9 @@ test('the default view: the core\'s maps with c = [0, 2, 0] and with c = 0, max 
   assertShown(await root(page).locator('.cell-details [data-field="base"]').textContent(), want.base.weights.data[0], 4, 'cell base');
   assertShown(await root(page).locator('.cell-details [data-field="cond"]').textContent(), want.cond.weights.data[0], 4, 'cell cond');
   await assertNoBadNumbers(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('fusion, label, strength and seed change the maps; strength 0 gives max |Δ| = 0; the URL follows and comes back', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=conditional');
+test('fusion, label, strength and seed change the maps; strength 0 gives max |Δ| = 0; the URL follows and comes back', () => withPage(browser, 'embed.html?widget=conditional', async ({ page }) => {
   await ready(page);
   await page.getByRole('radio', { name: 'Add', exact: true }).check();
   let shape = await assertShows(page, expected({ fusion: 'add' }), 'add');
@@ -84,7 +78,7 @@ test('fusion, label, strength and seed change the maps; strength 0 gives max |Δ
   await page.getByRole('radio', { name: 'Fully-connected layer' }).check();
   shape = await assertShows(page, expected({ fusion: 'fc' }), 'fc');
   assert.match(shape, /: 4 × 16$/, 'fc maps back to width d');
-  assert.match(plain(await root(page).locator('.cond-shapes').textContent()), /W_f: 19 × 16, b: 16/);
+  assert.match(plain(await root(page).locator('.cond-shapes').textContent()), /Wf: 19 × 16, b: 16/);
 
   await page.getByRole('radio', { name: 'question' }).check();
   await assertShows(page, expected({ fusion: 'fc', label: 'question' }), 'fc, question');
@@ -116,33 +110,29 @@ test('fusion, label, strength and seed change the maps; strength 0 gives max |Δ
   await assertShows(page, want, 'reloaded');
   assert.ok(await page.getByRole('radio', { name: 'Fully-connected layer' }).isChecked());
   assert.equal(await strength.inputValue(), '4');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('on the full page the state is read from prefixed keys; choosing a cell marks it in both maps', async () => {
   const search = '?conditional.sentence=Thinking%20Machines&conditional.label=formal&conditional.fusion=add&conditional.strength=3.5&conditional.seed=7';
-  const { page, log } = await openPage(browser, search);
-  await ready(page);
-  const want = expected({ tokens: ['Thinking', 'Machines'], label: 'formal', fusion: 'add', strength: 3.5, seed: 7 });
-  await assertShows(page, want, search);
-  assert.equal(new URL(page.url()).search, search, 'loading does not rewrite the URL');
+  await withPage(browser, search, async ({ page }) => {
+    await ready(page);
+    const want = expected({ tokens: ['Thinking', 'Machines'], label: 'formal', fusion: 'add', strength: 3.5, seed: 7 });
+    await assertShows(page, want, search);
+    assert.equal(new URL(page.url()).search, search, 'loading does not rewrite the URL');
 
-  const cell = root(page).locator('.cond-panel[data-map="cond"] .heatmap-cell[data-i="1"][data-j="0"]');
-  await cell.click();
-  await eventually(async () => new URL(page.url()).searchParams.get('conditional.row') === '1', { message: 'row in the URL' });
-  assert.equal(new URL(page.url()).searchParams.get('conditional.col'), '0');
-  assert.equal(await root(page).locator('.cond-panel[data-map="base"] .heatmap-cell.is-selected').getAttribute('data-i'), '1');
-  assert.equal(await root(page).locator('.cond-panel .heatmap-cell.is-selected').count(), 2, 'one selected cell per map');
-  assertShown(await root(page).locator('.cell-details [data-field="base"]').textContent(), want.base.weights.data[2], 4, 'cell base');
-  assertShown(await root(page).locator('.cell-details [data-field="cond"]').textContent(), want.cond.weights.data[2], 4, 'cell cond');
-  assert.match(await root(page).locator('.steps-title').textContent(), /“Machines” → “Thinking”/);
-  assertClean(log, browser.origin);
-  await page.close();
+    const cell = root(page).locator('.cond-panel[data-map="cond"] .heatmap-cell[data-i="1"][data-j="0"]');
+    await cell.click();
+    await eventually(async () => new URL(page.url()).searchParams.get('conditional.row') === '1', { message: 'row in the URL' });
+    assert.equal(new URL(page.url()).searchParams.get('conditional.col'), '0');
+    assert.equal(await root(page).locator('.cond-panel[data-map="base"] .heatmap-cell.is-selected').getAttribute('data-i'), '1');
+    assert.equal(await root(page).locator('.cond-panel .heatmap-cell.is-selected').count(), 2, 'one selected cell per map');
+    assertShown(await root(page).locator('.cell-details [data-field="base"]').textContent(), want.base.weights.data[2], 4, 'cell base');
+    assertShown(await root(page).locator('.cell-details [data-field="cond"]').textContent(), want.cond.weights.data[2], 4, 'cell cond');
+    assert.match(await root(page).locator('.steps-title').textContent(), /“Machines” → “Thinking”/);
+  });
 });
 
-test('an empty or too long sentence is a visible message, never NaN; the widget recovers', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=conditional&sentence=%20');
+test('an empty or too long sentence is a visible message, never NaN; the widget recovers', () => withPage(browser, 'embed.html?widget=conditional&sentence=%20', async ({ page }) => {
   await ready(page);
   const alert = page.getByRole('alert');
   await alert.waitFor();
@@ -155,12 +145,9 @@ test('an empty or too long sentence is a visible message, never NaN; the widget 
   await input.fill('i have a dream');
   await assertShows(page, expected(), 'recovered');
   assert.equal(await page.getByRole('alert').count(), 0, 'the alert is gone');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the embed renders the widget alone, in Chinese, from bare URL keys', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=conditional&fusion=fc&label=formal&lang=zh');
+test('the embed renders the widget alone, in Chinese, from bare URL keys', () => withPage(browser, 'embed.html?widget=conditional&fusion=fc&label=formal&lang=zh', async ({ page }) => {
   await ready(page);
   assert.equal(await page.locator('[data-widget]').count(), 1, 'one widget');
   assert.equal(await page.locator('.widget-title').textContent(), '条件注意力：用标签调整注意力图');
@@ -168,6 +155,4 @@ test('the embed renders the widget alone, in Chinese, from bare URL keys', async
   assert.ok(await page.getByRole('radio', { name: '全连接层' }).isChecked());
   assert.match(await root(page).locator('.illustrative').textContent(), /^示意图：/);
   assert.equal(await page.locator('.embed').count(), 0, 'no embed snippet inside an embed');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
 import { tokenize } from '../../web/text.js';
-import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+import { startBrowser, withPage, eventually, assertShown, assertSentenceAlerts, OVERLONG, whenReady } from './harness.mjs';
 
 const W = '[data-widget="cross-attention"]';
 let browser, att;
@@ -21,9 +21,7 @@ function expected(source, target, { dK = 16, seed = 1 } = {}) {
     cross: att.crossAttention({ input: Xt, memory: Xs, dK, seed }), self: att.selfAttention({ input: Xt, dK, seed }) };
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
 // the map of kind ('cross' or 'self') shows the core's weights with its labels
 async function assertMap(page, want, kind, what) {
@@ -37,8 +35,7 @@ async function assertMap(page, want, kind, what) {
   want[kind].weights.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: ${kind} cell ${k}`));
 }
 
-test('i have a dream ↔ 我有一个梦想: a 6 × 4 cross map beside the 6 × 6 self map, from the core', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=cross-attention');
+test('i have a dream ↔ 我有一个梦想: a 6 × 4 cross map beside the 6 × 6 self map, from the core', () => withPage(browser, 'embed.html?widget=cross-attention', async ({ page }) => {
   await ready(page);
   const want = expected('i have a dream', '我有一个梦想');
   await assertMap(page, want, 'cross', 'default');
@@ -76,12 +73,9 @@ test('i have a dream ↔ 我有一个梦想: a 6 × 4 cross map beside the 6 × 
   assert.equal(await page.locator(`${W} .is-selected`).count(), 1, 'one selected cell');
   url = new URL(page.url()).searchParams;
   assert.deepEqual([url.get('map'), url.get('row'), url.get('col')], ['self', '0', '1']);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('example pairs, the view and d_k change the maps; the URL keeps them (full page)', async () => {
-  const { page, log } = await openPage(browser, '?cross-attention.mode=cross&cross-attention.dK=64&cross-attention.seed=3');
+test('example pairs, the view and d_k change the maps; the URL keeps them (full page)', () => withPage(browser, '?cross-attention.mode=cross&cross-attention.dK=64&cross-attention.seed=3', async ({ page }) => {
   await ready(page);
   let want = expected('i have a dream', '我有一个梦想', { dK: 64, seed: 3 });
   await assertMap(page, want, 'cross', 'from the URL');
@@ -107,25 +101,15 @@ test('example pairs, the view and d_k change the maps; the URL keeps them (full 
   await page.reload();
   await ready(page);
   await assertMap(page, want, 'self', 'reloaded');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('an empty or overlong sentence is a visible message (in Chinese too); typed text stays text', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=cross-attention&lang=zh&source=attention%20is%20all%20you%20need');
+test('an empty or overlong sentence is a visible message (in Chinese too); typed text stays text', () => withPage(browser, 'embed.html?widget=cross-attention&lang=zh&source=attention%20is%20all%20you%20need', async ({ page }) => {
   await ready(page);
   await assertMap(page, expected('attention is all you need', '我有一个梦想'), 'cross', 'source from the URL');
   const alert = page.locator(`${W} [role="alert"]`);
   const target = page.locator(W).getByLabel('目标句（提供 Q）');
-  await target.fill('  ');
-  await eventually(async () => (await alert.isVisible()) && /请输入一个句子/.test(await alert.textContent()));
-  await target.fill(Array.from({ length: 500 }, () => 'a').join(' '));
-  await eventually(async () => /500/.test(await alert.textContent()));
-  await target.fill('<i>x</i> 梦想');
-  await eventually(async () => !(await alert.isVisible()));
+  await assertSentenceAlerts(target, alert, [['  ', /请输入一个句子/], [OVERLONG, /500/]], '<i>x</i> 梦想');
   await assertMap(page, expected('attention is all you need', '<i>x</i> 梦想'), 'cross', 'recovered');
   assert.equal(await page.locator(`${W} i`).count(), 0, 'no element made from the text');
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

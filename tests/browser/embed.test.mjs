@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { startBrowser, openPage, assertClean, eventually } from './harness.mjs';
+import { startBrowser, withPage, openPage, eventually } from './harness.mjs';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 let browser, other;
@@ -22,19 +22,18 @@ after(async () => {
 
 const plain = (s) => s.replace(/\u00a0/g, ' ').trim();
 
-test('embed.html shows one widget alone, with bare state keys, and no page chrome', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=kv-query&q=165&score=dot');
+test('embed.html shows one widget alone, with bare state keys, and no page chrome', () => withPage(browser, 'embed.html?widget=kv-query&q=165&score=dot', async ({ page }) => {
   await page.locator('[data-widget="kv-query"][data-ready="true"]').waitFor();
   assert.equal(await page.locator('[data-widget]').count(), 1);
   assert.equal(plain(await page.locator('[data-field="estimate"]').textContent()), '70.00 kg');
-  assert.equal(await page.locator('h1').count(), 0);
+  assert.equal(await page.locator('.page-header, nav.toc, .page-footer').count(), 0, 'no header, contents or footer');
+  assert.deepEqual(await page.locator('h1').evaluateAll((hs) => hs.map((h) => [h.className, h.textContent])),
+    [['visually-hidden', 'attention-wasm']], 'the only level-one heading is for screen readers');
   assert.equal(await page.locator('details.embed').count(), 0, 'no embed snippet inside an embed');
   // a change goes to the iframe's own URL, with bare keys
   await page.getByRole('radio', { name: 'Article’s weights' }).check();
   await eventually(async () => new URL(page.url()).searchParams.get('score') === 'article');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('an unknown widget name shows a visible message', async () => {
   const { page } = await openPage(browser, 'embed.html?widget=nope');

@@ -6,12 +6,17 @@
 //   const { page, log } = await openPage(browser, '?q=165');
 //   assertClean(log, browser.origin);                // no error, nothing off-origin
 //   await browser.close();                           // in after()
+// or, for a whole test on one page (opened, checked clean, closed):
+//   test('…', () => withPage(browser, '?q=165', async ({ page, log }) => { … }));
+// and, for the hostile-input, DOM and heap tests, a page opener that installs
+// in-page helpers (window.__page) and a recorder of NaN/Infinity/undefined
+// before the page's scripts: openInstrumented, eachWidget, ready, assertSafe.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { serveWith } from '../server.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -21,31 +26,22 @@ export const CHROMIUM_ARGS = [
 
 // Starts the server (any free port; root defaults to web/) and the browser.
 // Resolves to { url, origin, context, close() }; close() stops both and removes the profile.
-export async function startBrowser({ root } = {}) {
-  const { server, url } = await serve(root ? { root } : {});
-  const profile = mkdtempSync(join(tmpdir(), 'attention-wasm-chromium-'));
-  let context;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
-  } catch (error) {
-    server.close();
-    rmSync(profile, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    url,
-    origin: new URL(url).origin,
-    context,
-    async close() {
-      await context.close();
-      server.closeAllConnections();
-      await new Promise((done) => server.close(done));
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+export function startBrowser({ root } = {}) {
+  return serveWith(async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'attention-wasm-chromium-'));
+    const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+    let context;
+    try {
+      context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
+        viewport: { width: 1280, height: 900 },
+      });
+    } catch (error) {
+      removeProfile();
+      throw error;
+    }
+    return { context, async close() { await context.close(); removeProfile(); } };
+  }, { root });
 }
 
 // Opens path (relative to the server's root URL) in a new page.
@@ -53,12 +49,40 @@ export async function startBrowser({ root } = {}) {
 export async function openPage(browser, path = '', { viewport } = {}) {
   const page = await browser.context.newPage();
   if (viewport) await page.setViewportSize(viewport);
+  const log = recordLog(page);
+  await page.goto(new URL(path, browser.url).href);
+  return { page, log };
+}
+
+// What page does from now on: { consoleErrors, pageErrors, requests } (the
+// requested URLs), filled as it runs. A Playwright or a Puppeteer page: both
+// name these events alike.
+export function recordLog(page) {
   const log = { consoleErrors: [], pageErrors: [], requests: [] };
   page.on('console', (message) => { if (message.type() === 'error') log.consoleErrors.push(message.text()); });
   page.on('pageerror', (error) => log.pageErrors.push(error.message));
   page.on('request', (request) => log.requests.push(request.url()));
-  await page.goto(new URL(path, browser.url).href);
-  return { page, log };
+  return log;
+}
+
+// The wait for a widget's first render on a page: whenReady(selector, timeout)
+// is page => (resolves once the element of selector has data-ready="true").
+export const whenReady = (selector, timeout = 15000) => (page) => page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout });
+
+// A test's page from start to end: opens path (options as openPage's, optional),
+// runs body({ page, log }), asserts the page stayed clean (assertClean) and
+// closes it, also when body throws. Resolves to what body returned.
+//   test('…', () => withPage(browser, 'embed.html?widget=masking', async ({ page }) => { … }));
+export async function withPage(browser, path, options, body) {
+  if (typeof options === 'function') [options, body] = [{}, options];
+  const { page, log } = await openPage(browser, path, options);
+  try {
+    const result = await body({ page, log });
+    assertClean(log, browser.origin);
+    return result;
+  } finally {
+    await page.close();
+  }
 }
 
 // The requested URLs that left the page's origin (data: and blob: stay in the page).
@@ -84,6 +108,21 @@ export async function eventually(check, { timeout = 5000, interval = 25, message
   }
 }
 
+// 500 words: more than any sentence box takes.
+export const OVERLONG = Array.from({ length: 500 }, () => 'a').join(' ');
+
+// A sentence box's errors as the page shows them: each [text, message] of bad,
+// typed into box, shows alert with message (a RegExp); then good, typed, makes
+// the alert go.
+export async function assertSentenceAlerts(box, alert, bad, good) {
+  for (const [text, message] of bad) {
+    await box.fill(text);
+    await eventually(async () => (await alert.isVisible()) && message.test(await alert.textContent()), { message: `the alert ${message}` });
+  }
+  await box.fill(good);
+  await eventually(async () => !(await alert.isVisible()), { message: 'the alert gone' });
+}
+
 // A number as a page shows it ("−6.125", "27,520", "66.73 kg") -> 6.125 etc.;
 // "<0.001" -> { below: 0.001 }; anything else (—, NaN) -> NaN.
 export function parseShown(text) {
@@ -101,4 +140,177 @@ export function assertShown(text, expected, decimals, what = 'value') {
   }
   const tolerance = 0.5 * 10 ** -decimals + 1e-9;
   assert.ok(Math.abs(shown - expected) <= tolerance, `${what}: shows "${text}", expected ${expected} to ${decimals} decimals`);
+}
+
+// ---- instrumented pages: the hostile-input, DOM and heap tests --------------
+
+export const LOAD = 60000;  // ms: the real-model widget reads 8 MB (from the network once, then the cache)
+
+// Installed before the page's own scripts: records every text node and
+// attribute value the page writes (also values it overwrote within one task,
+// from the old values) that shows NaN, Infinity or undefined. No prose of the
+// page uses these words (masked scores read "−∞"): any match is a defect.
+export function recordBadText() {
+  const BAD = /\bNaN\b|Infinity|undefined/;
+  const found = [];
+  window.__badText = found;
+  const note = (where, text) => { if (typeof text === 'string' && BAD.test(text)) found.push(`${where}: ${text.slice(0, 160)}`); };
+  const scan = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return note('text', node.data);
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    if (!BAD.test(node.outerHTML)) return;  // the fast path: one serialisation, searched natively
+    for (const a of node.attributes) note(`<${node.localName} ${a.name}>`, a.value);
+    for (const child of node.childNodes) scan(child);
+  };
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'childList') r.addedNodes.forEach(scan);
+      else if (r.type === 'characterData') { note('text', r.target.data); note('text (old)', r.oldValue); }
+      else {
+        note(`<${r.target.localName} ${r.attributeName}>`, r.target.getAttribute(r.attributeName));
+        note(`<${r.target.localName} ${r.attributeName}> (old)`, r.oldValue);
+      }
+    }
+  });
+  const options = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true, characterDataOldValue: true };
+  observer.observe(document, options);
+  // the script embed puts each widget in a shadow root: watch those too
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function attachShadow(init) {
+    const root = attach.call(this, init);
+    observer.observe(root, options);
+    return root;
+  };
+}
+
+// Elements that only markup in the text could have made: any <img>, a <script>
+// without src, any on* attribute; in the document and in open shadow roots.
+export function injectedElements() {
+  const found = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      const handler = [...el.attributes].some((a) => /^on/i.test(a.name));
+      if (el.localName === 'img' || (el.localName === 'script' && !el.src) || handler) found.push(el.outerHTML.slice(0, 120));
+    }
+  };
+  visit(document);
+  return found;
+}
+
+// In the page, window.__page:
+//   idle(root)   resolves once the widget has finished state -> compute -> render
+//                (the runtime marks it aria-busy meanwhile), yielding macrotasks
+//                (a message: setTimeout would be clamped to 4 ms when chained);
+//   ready(root)  scrolls the widget into view (real-model loads its model only
+//                then) and waits for its first render;
+//   show(root)   what it shows: visible messages (alert, status), the text of
+//                its body, the values of its text boxes, typeof window.__pwned;
+//   snapshot(root) its controls as shown (slider values, checked boxes, chosen
+//                options, text) and the text of its body but the model's
+//                loader (it says how long the load took).
+export function installHelpers() {
+  const tick = () => new Promise((done) => { const c = new MessageChannel(); c.port1.onmessage = done; c.port2.postMessage(0); });
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+  const until = async (check, wait, what) => {
+    const end = performance.now() + 60000;
+    while (!check()) {
+      if (performance.now() > end) throw new Error(`timed out: ${what}`);
+      await wait();
+    }
+  };
+  const idle = (root) => until(() => root.getAttribute('aria-busy') !== 'true', tick, `${root.dataset.widget} busy`);
+  const ready = async (root) => {
+    root.scrollIntoView({ block: 'center' });
+    await until(() => root.dataset.ready === 'true', () => sleep(10), `${root.dataset.widget} ready`);
+    await idle(root);
+    // a trainer still choosing between its worker and the page's thread says "starting…"
+    await until(() => !root.querySelector('[data-mode="starting"]'), () => sleep(10), `${root.dataset.widget} started`);
+  };
+  const visible = (n) => !n.hidden && n.checkVisibility() && n.textContent.trim() !== '';
+  const show = (root) => ({
+    message: [...root.querySelectorAll('[role="alert"], [role="status"]')].filter(visible).map((n) => n.textContent).join(' | '),
+    body: root.querySelector('.widget-body')?.textContent ?? '',
+    values: [...root.querySelectorAll('input[type="text"]')].map((input) => input.value),
+    pwned: typeof window.__pwned,
+  });
+  const snapshot = (root) => {
+    const body = root.querySelector('.widget-body').cloneNode(true);
+    body.querySelector('.model-loader')?.remove();
+    return {
+      controls: [...root.querySelectorAll('.controls input, .controls select')]
+        .map((c) => (c.type === 'radio' || c.type === 'checkbox' ? c.checked : c.value)),
+      body: body.textContent,
+    };
+  };
+  window.__page = { tick, idle, ready, show, snapshot };
+}
+
+// In the page: every widget of the full page, in order, brought into view;
+// what each shows (what: 'show' or 'snapshot').
+export async function eachWidget(what) {
+  const out = {};
+  for (const root of document.querySelectorAll('main [data-widget]')) {
+    await window.__page.ready(root);
+    out[root.dataset.widget] = window.__page[what](root);
+  }
+  return out;
+}
+
+// Opens path with the helpers, the dialog log and (record) the NaN recorder installed first.
+export async function openInstrumented(browser, path, { record = true, route = null } = {}) {
+  const { page, log } = await openPage(browser, 'about:blank');
+  log.dialogs = [];
+  page.on('dialog', (dialog) => { log.dialogs.push(dialog.message()); dialog.dismiss().catch(() => {}); });
+  await page.addInitScript(installHelpers);
+  if (record) await page.addInitScript(recordBadText);
+  if (route) await route(page);
+  await page.goto(new URL(path, browser.url).href);
+  return { page, log };
+}
+
+export const widget = (page, name, scope = 'main ') => page.locator(`${scope}[data-widget="${name}"]`);
+
+export async function ready(root) {
+  await root.waitFor();
+  await root.evaluate((el) => window.__page.ready(el));
+}
+
+// No script ran, no dialog, no element made from text, nothing bad written,
+// no prototype polluted, no error, nothing off-origin.
+export async function assertSafe(browser, page, log, what) {
+  assert.equal(await page.evaluate(() => typeof window.__pwned), 'undefined', `${what}: no script ran`);
+  assert.deepEqual(log.dialogs, [], `${what}: no dialog`);
+  assert.deepEqual(await page.evaluate(injectedElements), [], `${what}: no element made from the text`);
+  assert.deepEqual(await page.evaluate(() => window.__badText ?? []), [], `${what}: NaN, Infinity or undefined written into the DOM`);
+  assert.deepEqual(await page.evaluate(() => [({}).polluted, [].polluted, Object.prototype.polluted]), [undefined, undefined, undefined],
+    `${what}: Object.prototype not polluted`);
+  assertClean(log, browser.origin);
+}
+
+// every widget's text controls but the model address (tested apart), from the definitions: { name: [{ key, fallback }] }
+export async function textKeysOf(widgets) {
+  const keys = {};
+  for (const [name, load] of Object.entries(widgets)) {
+    const def = await load();
+    keys[name] = def.controls.filter((c) => c.type === 'text' && c.key !== 'model')
+      .map((c) => ({ key: c.key, fallback: def.defaults[c.key] }));
+  }
+  return keys;
+}
+
+// ---- the pretrained encoder: expected values from the page's own model file ----
+
+export const MODEL_FILE = new URL('../../web/model/encoder.q.bin', import.meta.url);  // what the page loads
+
+// The module and its encoder for MODEL_FILE, in this process: { att, encoder } (encoder.delete() when done).
+export async function openEncoder() {
+  const { default: createAttention } = await import('../../web/wasm/attention.mjs');
+  const att = await createAttention();
+  return { att, encoder: await att.loadEncoder(readFileSync(MODEL_FILE)) };
+}
+
+// No NaN, Infinity, undefined or [object …] in the text of the page.
+export async function assertNoBadText(page) {
+  assert.doesNotMatch(await page.locator('body').innerText(), /\bNaN\b|\bInfinity\b|\bundefined\b|\[object /);
 }

@@ -1,6 +1,10 @@
 // Browser test of the kv-query widget (web/widgets/kv-query.js): the page shows
 // the numbers of the attention core, follows its controls and its URL, and stays
 // clean (no console error, no page error, no request outside its origin).
+// The example (keys 160..175 cm, values 55..70 kg, query 172, the weights
+// 0.1/0.15/0.45/0.3 -> 64.75) is the Chinese introduction to attention's
+// ("注意力机制的引入"); the distance kernel is Nadaraya-Watson's, as in Dive
+// into Deep Learning, "Attention Pooling by Similarity" (https://d2l.ai).
 //   node --test tests/browser/
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
@@ -9,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
 import { WEB_ROOT } from '../../scripts/serve.mjs';
-import { assertClean, assertShown, eventually, openPage, parseShown, startBrowser } from './harness.mjs';
+import { assertClean, assertShown, eventually, openPage, parseShown, startBrowser, withPage, whenReady } from './harness.mjs';
 
 const KEYS = [160, 165, 170, 175];
 const VALUES = [55, 60, 65, 70];
@@ -45,9 +49,7 @@ async function shown(page) {
   };
 }
 
-async function ready(page) {
-  await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(WIDGET);
 
 // Waits until the estimate shows want.estimate, then checks every number against want.
 async function assertShows(page, want, what) {
@@ -71,8 +73,7 @@ async function assertNoBadNumbers(page) {
   assert.doesNotMatch(text, /NaN|Infinity|undefined|null/);
 }
 
-test('the default view shows the core\'s Gaussian-kernel estimate for q = 172', async () => {
-  const { page, log } = await openPage(browser);
+test('the default view shows the core\'s Gaussian-kernel estimate for q = 172', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   assert.equal(await page.title(), 'Attention, live — attention-wasm');
   const want = expected();
@@ -86,12 +87,9 @@ test('the default view shows the core\'s Gaussian-kernel estimate for q = 172', 
   assert.match(await page.locator(`${WIDGET} .kv-explain`).textContent(), /Gaussian kernel/);
   assert.equal(await page.getByRole('alert').count(), 0, 'no visible alert');
   await assertNoBadNumbers(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the query and σ sliders update the estimate and the four weights, and the URL', async () => {
-  const { page, log } = await openPage(browser);
+test('the query and σ sliders update the estimate and the four weights, and the URL', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   const slider = page.getByLabel('Query q: height');
   await slider.focus();
@@ -119,12 +117,9 @@ test('the query and σ sliders update the estimate and the four weights, and the
   await ready(page);
   await assertShows(page, expected({ q: 200, sigma: 5 }), 'reloaded');
   assert.equal(await slider.inputValue(), '200');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('a raw dot product gives all the weight to the largest key, 175 cm', async () => {
-  const { page, log } = await openPage(browser);
+test('a raw dot product gives all the weight to the largest key, 175 cm', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   await page.getByRole('radio', { name: 'Raw dot product q·k' }).check();
   const want = expected({ score: 'dot' });
@@ -141,12 +136,9 @@ test('a raw dot product gives all the weight to the largest key, 175 cm', async 
   await page.keyboard.press('Home');
   await assertShows(page, expected({ q: 140, score: 'dot' }), 'dot, q = 140');
   assert.equal((await shown(page)).estimate, '70.00 kg');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the article\'s weights 0.1, 0.15, 0.45, 0.3 give exactly 64.75 kg', async () => {
-  const { page, log } = await openPage(browser);
+test('the article\'s weights 0.1, 0.15, 0.45, 0.3 give exactly 64.75 kg', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   await page.getByRole('radio', { name: 'Article’s weights' }).check();
   const want = expected({ score: 'article' });
@@ -157,12 +149,9 @@ test('the article\'s weights 0.1, 0.15, 0.45, 0.3 give exactly 64.75 kg', async 
   assert.deepEqual(view.contributions, ['5.50', '9.00', '29.25', '21.00']);
   assert.ok(await page.getByLabel('Query q: height').isDisabled(), 'the query has no effect');
   assert.equal(new URL(page.url()).searchParams.get('kv-query.score'), 'article');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the state in the URL is applied: ?q=165&score=dot', async () => {
-  const { page, log } = await openPage(browser, '?kv-query.q=165&kv-query.score=dot');
+test('the state in the URL is applied: ?q=165&score=dot', () => withPage(browser, '?kv-query.q=165&kv-query.score=dot', async ({ page }) => {
   await ready(page);
   assert.equal(await page.getByLabel('Query q: height').inputValue(), '165');
   assert.ok(await page.getByRole('radio', { name: 'Raw dot product q·k' }).isChecked());
@@ -171,9 +160,7 @@ test('the state in the URL is applied: ?q=165&score=dot', async () => {
   assert.equal(view.estimate, '70.00 kg');
   // loading the page does not rewrite the URL; only a change does
   assert.equal(new URL(page.url()).search, '?kv-query.q=165&kv-query.score=dot');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('bad values in the URL fall back to the defaults, never to NaN', async () => {
   const cases = [
@@ -186,24 +173,22 @@ test('bad values in the URL fall back to the defaults, never to NaN', async () =
     ['?kv-query.q=165.2&kv-query.sigma=0.5&kv-query.score=gaussian', { q: 165, sigma: 0.5 }],  // q snapped to the 0.5 grid
   ];
   for (const [search, state] of cases) {
-    const { page, log } = await openPage(browser, search);
-    await ready(page);
-    await assertShows(page, expected(state), search);
-    await assertNoBadNumbers(page);
-    assert.equal(await page.getByRole('alert').count(), 0, `${search}: no alert`);
-    assertClean(log, browser.origin);
-    await page.close();
+    await withPage(browser, search, async ({ page }) => {
+      await ready(page);
+      await assertShows(page, expected(state), search);
+      await assertNoBadNumbers(page);
+      assert.equal(await page.getByRole('alert').count(), 0, `${search}: no alert`);
+    });
   }
   // and the page still works after a bad URL; parameters of others are kept
-  const { page, log } = await openPage(browser, '?kv-query.q=abc&kv-query.sigma=-3&other=kept');
-  await ready(page);
-  await page.getByLabel('Query q: height').focus();
-  await page.keyboard.press('ArrowRight');
-  await assertShows(page, expected({ q: 172.5 }), 'after a bad URL');
-  const kept = Object.fromEntries(new URL(page.url()).searchParams);
-  assert.deepEqual([kept['kv-query.q'], kept['kv-query.sigma'], kept['kv-query.score'], kept.other], ['172.5', '2', 'gaussian', 'kept']);
-  assertClean(log, browser.origin);
-  await page.close();
+  await withPage(browser, '?kv-query.q=abc&kv-query.sigma=-3&other=kept', async ({ page }) => {
+    await ready(page);
+    await page.getByLabel('Query q: height').focus();
+    await page.keyboard.press('ArrowRight');
+    await assertShows(page, expected({ q: 172.5 }), 'after a bad URL');
+    const kept = Object.fromEntries(new URL(page.url()).searchParams);
+    assert.deepEqual([kept['kv-query.q'], kept['kv-query.sigma'], kept['kv-query.score'], kept.other], ['172.5', '2', 'gaussian', 'kept']);
+  });
 });
 
 test('the page works from a subpath', async () => {

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
 import { tokenize } from '../../web/text.js';
-import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertSentenceAlerts, OVERLONG, whenReady } from './harness.mjs';
 
 const W = '[data-widget="masking"]';
 let browser, att;
@@ -22,9 +22,7 @@ function expected(sentence = 'i have a dream PAD PAD', { validLength = 4, causal
   return { tokens, validLength: v, ...att.selfAttention({ input: X, dK: 8, seed: 1, causal, validLength: v }) };
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
 // the texts of the cells of the two maps: [before softmax, after softmax]
 async function maps(page) {
@@ -67,8 +65,7 @@ async function assertNoBadText(page) {
   assert.doesNotMatch(await page.locator(W).innerText(), /NaN|Infinity|undefined|null/);
 }
 
-test('the padded sentence: the padding keys are −∞ before softmax and 0 after; rows still sum to 1', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=masking');
+test('the padded sentence: the padding keys are −∞ before softmax and 0 after; rows still sum to 1', () => withPage(browser, 'embed.html?widget=masking', async ({ page }) => {
   await ready(page);
   const want = expected();
   assert.equal(want.tokens.length, 6);
@@ -87,12 +84,9 @@ test('the padded sentence: the padding keys are −∞ before softmax and 0 afte
   await page.keyboard.press('End');
   await eventually(async () => /masked \(padding\)/.test(await page.locator(`${W} .mask-details`).textContent()));
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the causal toggle and the valid-length slider change the core\'s mask and the URL', async () => {
-  const { page, log } = await openPage(browser, '?masking.sentence=i%20have%20a%20dream%20PAD%20PAD');
+test('the causal toggle and the valid-length slider change the core\'s mask and the URL', () => withPage(browser, '?masking.sentence=i%20have%20a%20dream%20PAD%20PAD', async ({ page }) => {
   await ready(page);
   const root = page.locator(W);
   await root.getByLabel('Causal mask (no looking ahead)').check();
@@ -113,12 +107,9 @@ test('the causal toggle and the valid-length slider change the core\'s mask and 
   await eventually(async () => (await slider.getAttribute('max')) === '2');
   assert.equal(await page.locator(`${W} .mask-valid output`).textContent(), '2 of 2');
   await assertMaps(page, expected('Thinking Machines', { causal: true, validLength: 3 }), 'Thinking Machines');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('valid length 0: every row is all 0, with the reason, and never NaN', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=masking&validLength=0&causal=1');
+test('valid length 0: every row is all 0, with the reason, and never NaN', () => withPage(browser, 'embed.html?widget=masking&validLength=0&causal=1', async ({ page }) => {
   await ready(page);
   const want = expected(undefined, { validLength: 0, causal: true });
   assert.ok(Array.from(want.weights.data).every((x) => x === 0));
@@ -129,9 +120,7 @@ test('valid length 0: every row is all 0, with the reason, and never NaN', async
   assert.match(await note.textContent(), /instead of dividing 0 by 0/);
   assert.equal(await page.locator(`${W} .mask-valid output`).textContent(), '0 of 6');
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('predict, then reveal: the 3rd word sees 3 keys under the causal mask (Chinese embed too)', async () => {
   const { page, log } = await openPage(browser, 'embed.html?widget=masking');
@@ -155,12 +144,7 @@ test('predict, then reveal: the 3rd word sees 3 keys under the causal mask (Chin
   // bad input is a visible message, and the widget recovers
   const box = zh.page.locator(`${W} input[type="text"]`);
   const alert = zh.page.locator(`${W} [role="alert"]`);
-  await box.fill(Array.from({ length: 500 }, () => 'a').join(' '));
-  await eventually(async () => (await alert.isVisible()) && /500/.test(await alert.textContent()));
-  await box.fill('');
-  await eventually(async () => /为空/.test(await alert.textContent()));
-  await box.fill('我有一个梦想');
-  await eventually(async () => !(await alert.isVisible()));
+  await assertSentenceAlerts(box, alert, [[OVERLONG, /500/], ['', /为空/]], '我有一个梦想');
   await assertMaps(zh.page, expected('我有一个梦想'), 'Chinese sentence');
   assertClean(log, browser.origin);
   assertClean(zh.log, browser.origin);

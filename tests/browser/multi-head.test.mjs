@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
 import { tokenize } from '../../web/text.js';
-import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertSentenceAlerts, OVERLONG, whenReady } from './harness.mjs';
 
 const W = '[data-widget="multi-head"]';
 let browser, att;
@@ -20,9 +20,7 @@ function expected(sentence, { heads = 4, seed = 1 } = {}) {
   return { tokens, ...att.multiHeadAttention({ input: X, heads, seed }) };
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
 // every head's map shows the core's weights, to 2 decimals
 async function assertMaps(page, want, what) {
@@ -40,8 +38,7 @@ async function assertMaps(page, want, what) {
   }
 }
 
-test('default: 4 heads of "i have a dream", shapes from the core, numbers of Concat and the output on focus', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=multi-head');
+test('default: 4 heads of "i have a dream", shapes from the core, numbers of Concat and the output on focus', () => withPage(browser, 'embed.html?widget=multi-head', async ({ page }) => {
   await ready(page);
   const want = expected('i have a dream');
   await assertMaps(page, want, 'default');
@@ -54,7 +51,7 @@ test('default: 4 heads of "i have a dream", shapes from the core, numbers of Con
   const shapes = await page.locator(`${W} .mh-shapes li`).allTextContents();
   assert.equal(shapes.length, 4);
   assert.match(shapes[0], /4 × 32 each, cut into 4 slices of 4 × 8/);
-  assert.match(shapes[1], /map A_h 4 × 4/);
+  assert.match(shapes[1], /map Ah 4 × 4/);
   assert.match(shapes[2], /4 × \(4 × 8\) → 4 × 32/);
   assert.match(shapes[3], /\(32 × 32\): 4 × 32/);
   assert.match(await page.locator(`${W} .illustrative`).textContent(), /Illustrative/);
@@ -81,7 +78,7 @@ test('default: 4 heads of "i have a dream", shapes from the core, numbers of Con
   assert.equal(await concat.count(), 4 * 32);
   await concat.nth(0).focus();
   for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowRight');
-  await eventually(async () => /column 10: head 2’s output Z_2, its column 2/.test(await page.locator(`${W} .steps-title`).textContent()));
+  await eventually(async () => /column 10: head 2’s output Z2, its column 2/.test(await page.locator(`${W} .steps-title`).textContent()));
   assertShown(await field('value'), want.concat.data[9], 4, 'Concat value');
   assertShown(await field('value'), want.heads[1].output.data[1], 4, 'Concat = the head outputs side by side');
   // the output after W^O: row "dream", last column
@@ -92,33 +89,30 @@ test('default: 4 heads of "i have a dream", shapes from the core, numbers of Con
   assertShown(await field('value'), want.output.data[3 * 32 + 31], 4, 'output value');
   url = new URL(page.url()).searchParams;
   assert.deepEqual([url.get('part'), url.get('row'), url.get('col')], ['output', '3', '31']);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('the heads control and the URL state, in an embed and on the full page', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=multi-head&heads=8&seed=5&sentence=Thinking%20Machines');
-  await ready(page);
-  await assertMaps(page, expected('Thinking Machines', { heads: 8, seed: 5 }), '8 heads');
-  assert.ok(await page.locator(W).getByRole('radio', { name: '8', exact: true }).isChecked());
-  assert.match((await page.locator(`${W} .mh-shapes li`).allTextContents())[0], /2 × 32 each, cut into 8 slices of 2 × 4/);
+  await withPage(browser, 'embed.html?widget=multi-head&heads=8&seed=5&sentence=Thinking%20Machines', async ({ page }) => {
+    await ready(page);
+    await assertMaps(page, expected('Thinking Machines', { heads: 8, seed: 5 }), '8 heads');
+    assert.ok(await page.locator(W).getByRole('radio', { name: '8', exact: true }).isChecked());
+    assert.match((await page.locator(`${W} .mh-shapes li`).allTextContents())[0], /2 × 32 each, cut into 8 slices of 2 × 4/);
 
-  await page.locator(W).getByRole('radio', { name: '2', exact: true }).check();
-  await assertMaps(page, expected('Thinking Machines', { heads: 2, seed: 5 }), '2 heads');
-  assert.equal(await page.locator(`${W} .mh-divider`).count(), 1);
-  await page.locator(W).getByRole('button', { name: '“i have a dream”' }).click();
-  await assertMaps(page, expected('i have a dream', { heads: 2, seed: 5 }), 'preset');
-  const params = new URL(page.url()).searchParams;
-  assert.deepEqual([params.get('heads'), params.get('seed'), params.get('sentence')], ['2', '5', 'i have a dream']);
-  await page.reload();
-  await ready(page);
-  await assertMaps(page, expected('i have a dream', { heads: 2, seed: 5 }), 'reloaded');
-  // a value the control does not offer (3 does not divide 32) falls back to the default
-  await page.goto(new URL('embed.html?widget=multi-head&heads=3', browser.url).href);
-  await ready(page);
-  await assertMaps(page, expected('i have a dream'), 'heads=3 ignored');
-  assertClean(log, browser.origin);
-  await page.close();
+    await page.locator(W).getByRole('radio', { name: '2', exact: true }).check();
+    await assertMaps(page, expected('Thinking Machines', { heads: 2, seed: 5 }), '2 heads');
+    assert.equal(await page.locator(`${W} .mh-divider`).count(), 1);
+    await page.locator(W).getByRole('button', { name: '“i have a dream”' }).click();
+    await assertMaps(page, expected('i have a dream', { heads: 2, seed: 5 }), 'preset');
+    const params = new URL(page.url()).searchParams;
+    assert.deepEqual([params.get('heads'), params.get('seed'), params.get('sentence')], ['2', '5', 'i have a dream']);
+    await page.reload();
+    await ready(page);
+    await assertMaps(page, expected('i have a dream', { heads: 2, seed: 5 }), 'reloaded');
+    // a value the control does not offer (3 does not divide 32) falls back to the default
+    await page.goto(new URL('embed.html?widget=multi-head&heads=3', browser.url).href);
+    await ready(page);
+    await assertMaps(page, expected('i have a dream'), 'heads=3 ignored');
+  });
 
   // on the full page the keys carry the widget's name
   const full = await openPage(browser, '?multi-head.heads=1&multi-head.seed=7');
@@ -131,21 +125,13 @@ test('the heads control and the URL state, in an embed and on the full page', as
   await full.page.close();
 });
 
-test('bad sentences are visible messages; the widget recovers; text stays text', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=multi-head&lang=zh');
+test('bad sentences are visible messages; the widget recovers; text stays text', () => withPage(browser, 'embed.html?widget=multi-head&lang=zh', async ({ page }) => {
   await ready(page);
   assert.match(await page.locator(`${W} .widget-title`).textContent(), /多头注意力/);
   const box = page.locator(`${W} input[type="text"]`);
   const alert = page.locator(`${W} [role="alert"]`);
-  await box.fill('   ');
-  await eventually(async () => (await alert.isVisible()) && /请输入一个句子/.test(await alert.textContent()));
-  await box.fill(Array.from({ length: 500 }, () => 'a').join(' '));
-  await eventually(async () => /500/.test(await alert.textContent()));
-  await box.fill('<b>bold</b> 我有一个梦想');
-  await eventually(async () => !(await alert.isVisible()));
+  await assertSentenceAlerts(box, alert, [['   ', /请输入一个句子/], [OVERLONG, /500/]], '<b>bold</b> 我有一个梦想');
   await assertMaps(page, expected('<b>bold</b> 我有一个梦想'), 'after recovery');
   assert.equal(await page.locator(`${W} b`).count(), 0, 'no element made from the text');
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
 import { tokenize } from '../../web/text.js';
-import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+import { startBrowser, withPage, eventually, assertShown, assertSentenceAlerts, OVERLONG, whenReady } from './harness.mjs';
 
 const W = '[data-widget="positional-encoding"]';
 let browser, att;
@@ -33,9 +33,7 @@ function expected(tokens, moved, pe) {
   return { order, original, reordered, gap: att.maxAbsDifference(reordered, att.permuteMap(original, order)) };
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
 const maps = (page) => page.locator(`${W} .pe-map`);
 
@@ -59,8 +57,7 @@ async function assertMaps(page, tokens, pe, what) {
   return { moved, ...want };
 }
 
-test('the encoding, and "i have a dream" reversed: same numbers moved without PE, new numbers with X + PE', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=positional-encoding');
+test('the encoding, and "i have a dream" reversed: same numbers moved without PE, new numbers with X + PE', () => withPage(browser, 'embed.html?widget=positional-encoding', async ({ page }) => {
   await ready(page);
   // part 1: PE(24, 32) from the core, cell by cell (screen-reader labels, 3 decimals)
   const pe = att.positionalEncoding(24, 32);
@@ -77,7 +74,10 @@ test('the encoding, and "i have a dream" reversed: same numbers moved without PE
   for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowRight');
   await eventually(async () => (await page.locator(`${W} .pe-part`).nth(0).locator('.steps-title').textContent()) === 'Position p = 3, dimension 5');
   assertShown(await page.locator(`${W} [data-field="pe"]`).textContent(), pe.data[3 * 32 + 5], 4, 'PE(3, 5)');
-  assert.match(await page.locator(`${W} .pe-part`).nth(0).locator('dt').textContent(), /^cos\(3 \/ 10000\^\(4\/32\)\)$/);
+  // the exponent typeset as a superscript: cos(3 / 10000^(4/32))
+  const formula = page.locator(`${W} .pe-part`).nth(0).locator('dt');
+  assert.equal(await formula.textContent(), 'cos(3 / 100004/32)');
+  assert.equal(await formula.locator('sup').textContent(), '4/32');
 
   // part 2: reversed, without PE
   const tokens = ['i', 'have', 'a', 'dream'];
@@ -115,59 +115,48 @@ test('the encoding, and "i have a dream" reversed: same numbers moved without PE
   assertShown(await gap('gapWith'), withPe.gap, 6, 'largest difference with PE');
   assert.equal(new URL(page.url()).searchParams.get('pe'), '1');
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('shuffle, n and d, and the URL state on the full page', async () => {
   const sentence = 'The Law will never be perfect, but its application should be just';
   const search = new URLSearchParams({ 'positional-encoding.n': '10', 'positional-encoding.d': '8', 'positional-encoding.order': 'shuffle',
     'positional-encoding.shuffle': '7', 'positional-encoding.pe': '1', 'positional-encoding.sentence': sentence });
-  const { page, log } = await openPage(browser, `?${search}`);
-  await ready(page);
-  assert.equal(await page.locator(`${W} .pe-figure .heatmap-cell`).count(), 80);
-  const tokens = tokenize(sentence);
-  const first = await assertMaps(page, tokens, true, 'shuffle 7');
-  assert.notDeepEqual(first.moved, tokens);
-  assert.ok(await page.locator(W).getByRole('radio', { name: 'Shuffled' }).isChecked());
-  assert.ok(await page.locator(W).getByLabel('Add the positional encoding (X + PE)').isChecked());
+  await withPage(browser, `?${search}`, async ({ page }) => {
+    await ready(page);
+    assert.equal(await page.locator(`${W} .pe-figure .heatmap-cell`).count(), 80);
+    const tokens = tokenize(sentence);
+    const first = await assertMaps(page, tokens, true, 'shuffle 7');
+    assert.notDeepEqual(first.moved, tokens);
+    assert.ok(await page.locator(W).getByRole('radio', { name: 'Shuffled' }).isChecked());
+    assert.ok(await page.locator(W).getByLabel('Add the positional encoding (X + PE)').isChecked());
 
-  // another shuffle seed: another order, the same words
-  const seed = page.locator(W).getByLabel('Shuffle (seed)');
-  await seed.focus();
-  await page.keyboard.press('ArrowRight');
-  await eventually(async () => JSON.stringify(await shownWords(page, 1)) !== JSON.stringify(first.moved));
-  const second = await assertMaps(page, tokens, true, 'shuffle 8');
-  assertShown(await page.locator(`${W} [data-field="gapWith"]`).textContent(), second.gap, 6, 'gap, shuffle 8');
-  // n: more positions
-  const n = page.locator(W).getByLabel('Positions n');
-  await n.focus();
-  await page.keyboard.press('ArrowRight');
-  await eventually(async () => (await page.locator(`${W} .pe-figure .heatmap-cell`).count()) === 88);
-  const params = new URL(page.url()).searchParams;
-  assert.deepEqual(['n', 'd', 'order', 'shuffle', 'pe'].map((k) => params.get(`positional-encoding.${k}`)), ['11', '8', 'shuffle', '8', '1']);
-  await page.reload();
-  await ready(page);
-  assert.equal(await page.locator(`${W} .pe-figure .heatmap-cell`).count(), 88);
-  assert.deepEqual(await shownWords(page, 1), second.moved);
-  assertClean(log, browser.origin);
-  await page.close();
+    // another shuffle seed: another order, the same words
+    const seed = page.locator(W).getByLabel('Shuffle (seed)');
+    await seed.focus();
+    await page.keyboard.press('ArrowRight');
+    await eventually(async () => JSON.stringify(await shownWords(page, 1)) !== JSON.stringify(first.moved));
+    const second = await assertMaps(page, tokens, true, 'shuffle 8');
+    assertShown(await page.locator(`${W} [data-field="gapWith"]`).textContent(), second.gap, 6, 'gap, shuffle 8');
+    // n: more positions
+    const n = page.locator(W).getByLabel('Positions n');
+    await n.focus();
+    await page.keyboard.press('ArrowRight');
+    await eventually(async () => (await page.locator(`${W} .pe-figure .heatmap-cell`).count()) === 88);
+    const params = new URL(page.url()).searchParams;
+    assert.deepEqual(['n', 'd', 'order', 'shuffle', 'pe'].map((k) => params.get(`positional-encoding.${k}`)), ['11', '8', 'shuffle', '8', '1']);
+    await page.reload();
+    await ready(page);
+    assert.equal(await page.locator(`${W} .pe-figure .heatmap-cell`).count(), 88);
+    assert.deepEqual(await shownWords(page, 1), second.moved);
+  });
 });
 
-test('bad sentences are visible messages in Chinese, and the widget recovers', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=positional-encoding&lang=zh');
+test('bad sentences are visible messages in Chinese, and the widget recovers', () => withPage(browser, 'embed.html?widget=positional-encoding&lang=zh', async ({ page }) => {
   await ready(page);
   assert.match(await page.locator(`${W} .widget-title`).textContent(), /位置编码/);
   const box = page.locator(`${W} input[type="text"]`);
   const alert = page.locator(`${W} [role="alert"]`);
-  await box.fill('');
-  await eventually(async () => (await alert.isVisible()) && /请输入一个句子/.test(await alert.textContent()));
-  await box.fill(Array.from({ length: 500 }, () => "a").join(" "));
-  await eventually(async () => /500/.test(await alert.textContent()));
-  await box.fill('我有一个梦想');
-  await eventually(async () => !(await alert.isVisible()));
+  await assertSentenceAlerts(box, alert, [['', /请输入一个句子/], [OVERLONG, /500/]], '我有一个梦想');
   await assertMaps(page, tokenize('我有一个梦想'), false, 'zh');
   assert.match(await page.locator(`${W} .pe-gap.is-active`).textContent(), /数值相同/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

@@ -1,35 +1,26 @@
 // Browser test of the real-model widget: the model file loads with a progress
 // bar, only once the widget is in view, and from the browser's cache the next
-// time; the maps, the top key of a query, the piece view, the 8 heads and the
-// sentence similarities show what the module gives in this process for the
-// same model file; the URL keeps the view; a missing or corrupt model file is
+// time; the maps, the top key of a query, the piece view and the 8 heads show
+// what the module gives in this process for the same model file (the sentence
+// similarities: sentence-similarity.test.mjs); the URL keeps the view; a missing or corrupt model file is
 // a visible message; the script-tag embed finds the model beside embed.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import createAttention from '../../web/wasm/attention.mjs';
-import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertNoBadText, openEncoder, MODEL_FILE, whenReady } from './harness.mjs';
 
 const W = '[data-widget="real-model"]';
-const MODEL = new URL('../../web/model/encoder.f16.bin', import.meta.url);
 const CACHE = 'attention-wasm-model-v1';
 const UMBRELLA = 'The woman took her umbrella because it was raining.';
-const LOAD = 60000;  // ms: 14 MB, throttled in the first test
+const LOAD = 60000;  // ms: 8 MB, throttled in the first test
+const SIZE = (readFileSync(MODEL_FILE).length / 1e6).toFixed(1).replace('.', '\\.');  // as the loader shows it
+const FILE = 'encoder\\.q\\.bin \\(quantized weights\\)';
 
 let browser, att, encoder;
-before(async () => {
-  [browser, att] = await Promise.all([startBrowser(), createAttention()]);
-  encoder = await att.loadEncoder(readFileSync(MODEL));
-});
-after(async () => {
-  encoder?.delete();
-  await browser?.close();
-});
-
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: LOAD });
-}
+before(async () => { [browser, { att, encoder }] = await Promise.all([startBrowser(), openEncoder()]); });
+after(async () => { encoder?.delete(); await browser?.close(); });
+const ready = whenReady(W, LOAD);
 
 const top = (page, field) => page.locator(`${W} .rm-top [data-field="${field}"]`).textContent();
 
@@ -51,64 +42,51 @@ async function assertMap(page, m, labels, what) {
   m.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: cell ${k}`));
 }
 
-async function assertNoBadText(page) {
-  assert.doesNotMatch(await page.locator('body').innerText(), /\bNaN\b|\bInfinity\b|\bundefined\b|\[object /);
-}
-
-const dot = (a, b) => a.reduce((s, x, k) => s + x * b[k], 0);
-
-test('first visit: a progress bar while 14 MB stream in; then "her" looks most at "woman" in layer 1, head 1', async () => {
+test('first visit: a progress bar while 8 MB stream in; then "her" looks most at "woman" in layer 1, head 1', async () => {
   // a page of the site's origin, to empty its cache, then a throttled network for the visit
-  const { page, log } = await openPage(browser, 'embed.html?widget=kv-query');
-  await page.evaluate((name) => caches.delete(name), CACHE);
-  const cdp = await browser.context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 24 * 1024 * 1024, uploadThroughput: -1 });
-  await page.goto(new URL('embed.html?widget=real-model', browser.url).href);
+  await withPage(browser, 'embed.html?widget=kv-query', async ({ page, log }) => {
+    await page.evaluate((name) => caches.delete(name), CACHE);
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 24 * 1024 * 1024, uploadThroughput: -1 });
+    await page.goto(new URL('embed.html?widget=real-model', browser.url).href);
 
-  // while it loads: a determinate bar, the figures in MB
-  const progress = page.locator(`${W} progress.rm-progress`);
-  let seen = null;
-  await eventually(async () => {
-    const now = await progress.evaluate((p) => ({ visible: p.checkVisibility(), value: p.value, max: p.max, text: p.nextElementSibling.textContent }));
-    if (now.visible && now.value > 0 && now.value < now.max) seen = now;
-    return seen !== null;
-  }, { timeout: LOAD, interval: 50, message: 'a progress bar part-way' });
-  assert.equal(seen.max, readFileSync(MODEL).length, 'the bar runs to the file size (Content-Length)');
-  assert.match(seen.text, /^Downloading the model: \d+\.\d of 14\.1 MB$/);
-  await ready(page);
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  assert.equal(await page.locator(`${W} .rm-loader`).getAttribute('data-source'), 'network');
-  assert.match(await page.locator(`${W} .rm-status`).textContent(), /^Model loaded: 14\.1 MB, downloaded in \d+\.\d s\.$/);
-  assert.equal(await progress.isVisible(), false, 'the bar goes once loaded');
-  assert.equal(log.requests.filter((url) => url.endsWith('/model/encoder.f16.bin')).length, 1, 'one request for the model');
+    // while it loads: a determinate bar, the figures in MB
+    const progress = page.locator(`${W} progress.model-progress`);
+    let seen = null;
+    await eventually(async () => {
+      const now = await progress.evaluate((p) => ({ visible: p.checkVisibility(), value: p.value, max: p.max, text: p.nextElementSibling.textContent }));
+      if (now.visible && now.value > 0 && now.value < now.max) seen = now;
+      return seen !== null;
+    }, { timeout: LOAD, interval: 50, message: 'a progress bar part-way' });
+    assert.equal(seen.max, readFileSync(MODEL_FILE).length, 'the bar runs to the file size (Content-Length)');
+    assert.match(seen.text, new RegExp(`^Downloading the model: \\d+\\.\\d of ${SIZE} MB$`));
+    await ready(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    assert.equal(await page.locator(`${W} .model-loader`).getAttribute('data-source'), 'network');
+    assert.match(await page.locator(`${W} .model-status`).textContent(), new RegExp(`^Model loaded: ${FILE}, ${SIZE} MB, downloaded in \\d+\\.\\d s\\.$`));
+    assert.equal(await progress.isVisible(), false, 'the bar goes once loaded');
+    assert.equal(log.requests.filter((url) => url.endsWith('/model/encoder.q.bin')).length, 1, 'one request for the model');
+    assert.ok(!log.requests.some((url) => /encoder\.f(16|32)\.bin$/.test(url)), 'no other model file');
 
-  // the umbrella sentence, layer 1 head 1 (index 0, 0), words: "her" -> "woman"
-  const r = encoder.encode(UMBRELLA);
-  const m = r.wordAttention[0][0];
-  const her = r.words.indexOf('her');
-  const [j, w] = topOf(m, her);
-  assert.equal(r.words[j], 'woman', 'the module: layer 0, head 0 sends "her" to "woman"');
-  assert.equal(await top(page, 'q'), 'her');
-  assert.equal(await top(page, 'k'), 'woman');
-  assertShown(await top(page, 'w'), w, 3, 'the weight of "her" -> "woman"');
-  await assertMap(page, m, r.words, 'layer 1 head 1, words');
-  assert.deepEqual(await page.locator(`${W} .heatmap-cell.is-selected`).evaluate((g) => [g.dataset.i, g.dataset.j]), [String(her), String(j)]);
-  assert.match(await page.locator(`${W} .rm-rule`).textContent(), /“raining\.” is one word.*mean of its pieces’ rows.*sum of its pieces’ columns/);
-  assert.match(await page.locator(`${W} .rm-about`).textContent(), /Universal Sentence Encoder Lite.*Apache-2\.0.*@energetic-ai\/model-embeddings-en.*not a large language model.*does not resolve hard Winograd cases/s);
-
-  // the sentence similarities: the dot products of the module's embeddings
-  const sentences = ['How old are you?', 'What is your age?', 'How are you?'];
-  const E = sentences.map((s) => encoder.encode(s).embedding);
-  for (const [a, b] of [[0, 1], [0, 2], [1, 2]]) {
-    assertShown(await page.locator(`${W} [data-pair="${a}-${b}"] .rm-sim-value`).textContent(), dot(E[a], E[b]), 2, `similarity ${a}-${b}`);
-  }
-  await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
+    // the umbrella sentence, layer 1 head 1 (index 0, 0), words: "her" -> "woman"
+    const r = encoder.encode(UMBRELLA);
+    const m = r.wordAttention[0][0];
+    const her = r.words.indexOf('her');
+    const [j, w] = topOf(m, her);
+    assert.equal(r.words[j], 'woman', 'the module: layer 0, head 0 sends "her" to "woman"');
+    assert.equal(await top(page, 'q'), 'her');
+    assert.equal(await top(page, 'k'), 'woman');
+    assertShown(await top(page, 'w'), w, 3, 'the weight of "her" -> "woman"');
+    await assertMap(page, m, r.words, 'layer 1 head 1, words');
+    assert.deepEqual(await page.locator(`${W} .heatmap-cell.is-selected`).evaluate((g) => [g.dataset.i, g.dataset.j]), [String(her), String(j)]);
+    assert.match(await page.locator(`${W} .rm-rule`).textContent(), /“raining\.” is one word.*mean of its pieces’ rows.*sum of its pieces’ columns/);
+    assert.match(await page.locator(`${W} .rm-about`).textContent(), /Universal Sentence Encoder Lite.*Apache-2\.0.*@energetic-ai\/model-embeddings-en.*not a large language model.*does not resolve hard Winograd cases/s);
+    await assertNoBadText(page);
+  });
 });
 
-test('the 8 heads, the piece view, the keyboard, the similarity box and the URL state', async () => {
+test('the 8 heads, the piece view, the keyboard and the URL state', async () => {
   const { page, log } = await openPage(browser, 'embed.html?widget=real-model');
   await ready(page);
   const r = encoder.encode(UMBRELLA);
@@ -149,27 +127,17 @@ test('the 8 heads, the piece view, the keyboard, the similarity box and the URL 
   assert.equal(await cells.count(), r.pieces.length ** 2);
   await page.mouse.move(0, 0);  // off the map: pointing at a cell selects its row
 
-  // the similarity box: edit a sentence, the number follows the module
-  const C = page.locator(`${W} .rm-sim-input input`).nth(2);
-  await C.fill('I am fine, thanks.');
-  const E = ['How old are you?', 'I am fine, thanks.'].map((s) => encoder.encode(s).embedding);
-  await eventually(async () => {
-    const text = await page.locator(`${W} [data-pair="0-2"] .rm-sim-value`).textContent();
-    return Math.abs(Number(text) - dot(E[0], E[1])) <= 0.005 + 1e-9;
-  }, { message: 'the A · C similarity of the new sentence' });
-
   // the URL holds the view; opening it again shows the same
   const params = new URL(page.url()).searchParams;
-  assert.deepEqual(['layer', 'head', 'view', 'row', 'simC'].map((k) => params.get(k)), ['1', '2', 'piece', String(u), 'I am fine, thanks.']);
+  assert.deepEqual(['layer', 'head', 'view', 'row'].map((k) => params.get(k)), ['1', '2', 'piece', String(u)]);
   const again = await openPage(browser, `embed.html?${params}`);
   await ready(again.page);
   assert.equal(await again.page.locator(`${W} .rm-map .rm-heading`).textContent(), 'Layer 2, head 3');
   assert.ok(await again.page.locator(W).getByRole('radio', { name: 'Pieces' }).isChecked());
   assert.equal(await top(again.page, 'q'), '▁u');
-  assert.equal(await again.page.locator(`${W} .rm-sim-input input`).nth(2).inputValue(), 'I am fine, thanks.');
   // the second page of this profile read the model from the cache
-  assert.equal(await again.page.locator(`${W} .rm-loader`).getAttribute('data-source'), 'cache');
-  assert.match(await again.page.locator(`${W} .rm-status`).textContent(), /^Model loaded from this browser’s cache \(14\.1 MB\) in \d+\.\d s\.$/);
+  assert.equal(await again.page.locator(`${W} .model-loader`).getAttribute('data-source'), 'cache');
+  assert.match(await again.page.locator(`${W} .model-status`).textContent(), new RegExp(`^Model loaded from this browser’s cache: ${FILE}, ${SIZE} MB, in \\d+\\.\\d s\\.$`));
   await assertNoBadText(page);
   assertClean(log, browser.origin);
   assertClean(again.log, browser.origin);
@@ -177,12 +145,11 @@ test('the 8 heads, the piece view, the keyboard, the similarity box and the URL 
   await page.close();
 });
 
-test('on the full page the model loads only when the widget comes into view; presets, notes and Chinese', async () => {
-  const { page, log } = await openPage(browser, '?lang=zh');
+test('on the full page the model loads only when the widget comes into view; presets, notes and Chinese', () => withPage(browser, '?lang=zh', async ({ page, log }) => {
   await page.locator('[data-widget="multi-head"][data-ready="true"]').waitFor();
-  const loader = page.locator(`${W} .rm-loader`);
+  const loader = page.locator(`${W} .model-loader`);
   assert.equal(await loader.getAttribute('data-phase'), 'waiting', 'nothing loads before the widget is in view');
-  assert.ok(!log.requests.some((url) => url.includes('encoder.f16.bin')), 'no request for the model yet');
+  assert.ok(!log.requests.some((url) => url.includes('/model/encoder.')), 'no request for the model yet');
   await page.locator(W).scrollIntoViewIfNeeded();
   await ready(page);
   assert.match(await page.locator(`${W} .widget-title`).textContent(), /真实的训练模型/);
@@ -232,7 +199,27 @@ test('on the full page the model loads only when the widget comes into view; pre
   await page.locator(`${W} input[type="text"]`).first().fill('  ');
   await eventually(async () => /请输入一个句子/.test(await page.locator(`${W} [role="alert"]`).textContent()), { message: 'the empty message' });
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
+}));
+
+test('?weights=f16 and ?weights=f32 load the float files; another value is a visible message', async () => {
+  for (const [weights, file, kind, bytes] of [['f16', 'encoder.f16.bin', 'float16 weights', 14108218], ['f32', 'encoder.f32.bin', 'float32 weights, exact', 28035642]]) {
+    const { page, log } = await openPage(browser, `embed.html?widget=real-model&weights=${weights}`);
+    await ready(page);
+    const size = (readFileSync(new URL(`../../web/model/${file}`, import.meta.url)).length / 1e6).toFixed(1);
+    assert.equal(size, (bytes / 1e6).toFixed(1));
+    assert.match(await page.locator(`${W} .model-status`).textContent(), new RegExp(`^Model loaded(:| from this browser’s cache:) ${file.replaceAll('.', '\\.')} \\(${kind}\\), ${size.replace('.', '\\.')} MB,`));
+    assert.deepEqual(log.requests.filter((url) => url.includes('/model/encoder.')).map((url) => new URL(url).pathname.split('/').pop()), [file]);
+    // the maps of the float file: "her" still looks most at "woman"
+    assert.equal(await top(page, 'q'), 'her');
+    assert.equal(await top(page, 'k'), 'woman');
+    assert.deepEqual(log.pageErrors, []);
+    await page.close();
+  }
+  const { page, log } = await openPage(browser, 'embed.html?widget=real-model&weights=f8');
+  await ready(page);
+  assert.match(await page.locator(`${W} [role="alert"]`).textContent(), /^The address asks for weights=“f8”: use weights=f16 or weights=f32, or leave it out for the quantized file\.$/);
+  assert.ok(!log.requests.some((url) => url.includes('/model/encoder.')), 'no model requested');
+  assert.deepEqual(log.pageErrors, []);
   await page.close();
 });
 
@@ -246,8 +233,8 @@ test('a missing or corrupt model file is a visible message', async () => {
     const alert = page.locator(`${W} [role="alert"]`);
     assert.ok(await alert.isVisible(), `${model}: an alert`);
     assert.match(await alert.textContent(), message);
-    assert.equal(await page.locator(`${W} .rm-loader`).getAttribute('data-phase'), 'failed');
-    assert.ok(await page.locator(`${W} .rm-retry`).isVisible(), 'a button to try again');
+    assert.equal(await page.locator(`${W} .model-loader`).getAttribute('data-phase'), 'failed');
+    assert.ok(await page.locator(`${W} .model-retry`).isVisible(), 'a button to try again');
     assert.deepEqual(log.pageErrors, []);
     await page.close();
   }
@@ -260,7 +247,7 @@ test('from file:// the script-tag embed says why the model cannot load', async (
   await page.goto(pathToFileURL(fileURLToPath(new URL('./fixtures/host.html', import.meta.url))).href + '?mode=script&widget=real-model');
   const alert = page.locator(`${W} [role="alert"]`);
   await eventually(async () => (await alert.count()) > 0 && (await alert.isVisible()), { timeout: 15000, message: 'the message' });
-  assert.match(await alert.textContent(), /^The model file could not be loaded from file:\/\/\/.*\/web\/model\/encoder\.f16\.bin: .*\(a page opened from file:\/\/ cannot fetch it: serve the folder over http/);
+  assert.match(await alert.textContent(), /^The model file could not be loaded from file:\/\/\/.*\/web\/model\/encoder\.q\.bin: .*\(a page opened from file:\/\/ cannot fetch it: serve the folder over http/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
 import { tokenize } from '../../web/text.js';
-import { startBrowser, openPage, assertClean, eventually, assertShown } from './harness.mjs';
+import { startBrowser, withPage, eventually, assertShown, whenReady } from './harness.mjs';
 
 const W = '[data-widget="score-functions"]';
 const SCORES = ['dot', 'general', 'concat', 'additive'];
@@ -30,9 +30,7 @@ function expected({ sentence = 'i have a dream', dQ = 4, dK = 4, seed = 1 } = {}
   return out;
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
 const card = (page, score) => page.locator(`${W} .sf-card[data-score="${score}"]`);
 
@@ -53,8 +51,7 @@ async function assertNoBadText(page) {
   assert.doesNotMatch(await page.locator(W).innerText(), /\bNaN\b|\bInfinity\b|undefined|\[object /);
 }
 
-test('four cards on the full page: the core\'s scores, weights, maps and parameters; concat\'s rows are all equal', async () => {
-  const { page, log } = await openPage(browser, '');
+test('four cards on the full page: the core\'s scores, weights, maps and parameters; concat\'s rows are all equal', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   const want = expected();
   assert.equal(await page.locator(`${W} .sf-card`).count(), 4);
@@ -78,7 +75,7 @@ test('four cards on the full page: the core\'s scores, weights, maps and paramet
   assertShown(termText.match(/=\s*([−\d.]+)/)[1], term, 3, 'query term');
   // parameters: none for dot, W for general (d_q × d_k), w_q and w_k for concat, W, U, v for additive
   assert.match(await card(page, 'dot').locator('.sf-params').textContent(), /none/);
-  const general = await card(page, 'general').locator('.sf-params table td').allTextContents();
+  const general = await card(page, 'general').locator('.sf-params table tbody td').allTextContents();
   assert.equal(general.length, 16);
   general.forEach((text, k) => assertShown(text, want.general.params.W.data[k], 2, `W ${k}`));
   assert.equal(await card(page, 'concat').locator('.sf-params table').count(), 2);
@@ -88,12 +85,9 @@ test('four cards on the full page: the core\'s scores, weights, maps and paramet
   assert.match(await page.locator(`${W} .illustrative`).textContent(), /Illustrative/);
   assert.equal(await page.locator(W).getByRole('alert').count(), 0);
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the query buttons and the seed slider change the numbers, and the URL', async () => {
-  const { page, log } = await openPage(browser, '');
+test('the query buttons and the seed slider change the numbers, and the URL', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   await page.locator(`${W} .sf-word`, { hasText: 'have' }).click();
   await eventually(async () => (await page.locator(`${W} .sf-word[aria-pressed="true"]`).textContent()) === 'have');
@@ -101,11 +95,11 @@ test('the query buttons and the seed slider change the numbers, and the URL', as
   for (const score of SCORES) await assertCard(page, want, score, 1, 'query have');
   // concat ranks the keys the same for every query: its weights did not move
   const seed = page.getByLabel('Learned parameters (seed)');
-  const before = await card(page, 'general').locator('.sf-params td').allTextContents();
+  const before = await card(page, 'general').locator('.sf-params tbody td').allTextContents();
   await seed.focus();
   await page.keyboard.press('ArrowRight');
   want = expected({ seed: 2 });
-  await eventually(async () => (await card(page, 'general').locator('.sf-params td').first().textContent()) !== before[0], { message: 'new W' });
+  await eventually(async () => (await card(page, 'general').locator('.sf-params tbody td').first().textContent()) !== before[0], { message: 'new W' });
   for (const score of SCORES) await assertCard(page, want, score, 1, 'seed 2');
   const params = new URL(page.url()).searchParams;
   assert.deepEqual([params.get('score-functions.query'), params.get('score-functions.seed')], ['1', '2']);
@@ -115,25 +109,22 @@ test('the query buttons and the seed slider change the numbers, and the URL', as
   assert.equal(await page.locator(`${W} .sf-word[aria-pressed="true"]`).textContent(), 'have');
   assert.equal(await seed.inputValue(), '2');
   for (const score of SCORES) await assertCard(page, want, score, 1, 'reloaded');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('d_q ≠ d_k: dot shows the core\'s message in its card, the others still score', async () => {
-  const { page, log } = await openPage(browser, '?score-functions.dQ=6&score-functions.query=0');
+test('d_q ≠ d_k: dot shows the core\'s message in its card, the others still score', () => withPage(browser, '?score-functions.dQ=6&score-functions.query=0', async ({ page }) => {
   await ready(page);
-  assert.equal(await page.getByLabel('Width d_q of the query').inputValue(), '6');
+  assert.equal(await page.getByLabel('Width dq of the query').inputValue(), '6');
   const want = expected({ dQ: 6 });
   assert.equal(want.dot.error, 'attention: key has 4 columns but query has 6; the dot score needs equal widths');
   const why = card(page, 'dot').locator('[data-field="unavailable"]');
-  assert.match(await why.textContent(), /d_q = 6 and d_k = 4/);
+  assert.match(await why.textContent(), /dq = 6 and dk = 4/);
   assert.equal(await why.locator('.sf-core-message').textContent(), want.dot.error);
   assert.equal(await page.locator(W).getByRole('alert').count(), 0, 'not an alert');
   for (const score of ['general', 'concat', 'additive']) await assertCard(page, want, score, 0, 'd_q = 6');
   const W6 = card(page, 'general').locator('.sf-params tbody tr');
   assert.equal(await W6.count(), 6, 'W is (d_q × d_k) = (6 × 4)');
   // back to equal widths: the dot card has numbers again
-  const dK = page.getByLabel('Width d_k of the keys');
+  const dK = page.getByLabel('Width dk of the keys');
   await dK.focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -141,12 +132,9 @@ test('d_q ≠ d_k: dot shows the core\'s message in its card, the others still s
   await assertCard(page, expected({ dQ: 6, dK: 6 }), 'dot', 0, 'd = 6');
   assert.equal(new URL(page.url()).searchParams.get('score-functions.dK'), '6');
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('a sentence of its own; empty or too long is a visible message, not NaN', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=score-functions');
+test('a sentence of its own; empty or too long is a visible message, not NaN', () => withPage(browser, 'embed.html?widget=score-functions', async ({ page }) => {
   await ready(page);
   const box = page.getByLabel('Words (the keys, and the queries to choose from)');
   await box.fill('the cat sat on the mat');
@@ -161,12 +149,9 @@ test('a sentence of its own; empty or too long is a visible message, not NaN', a
   await box.fill('i have a dream');
   await alert.waitFor({ state: 'hidden' });
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the embed renders alone, in Chinese, with its state from the URL', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=score-functions&query=2&seed=5&dK=3&lang=zh');
+test('the embed renders alone, in Chinese, with its state from the URL', () => withPage(browser, 'embed.html?widget=score-functions&query=2&seed=5&dK=3&lang=zh', async ({ page }) => {
   await ready(page);
   assert.equal(await page.locator('[data-widget]').count(), 1);
   assert.match(await page.locator(`${W} .widget-title`).textContent(), /评分函数/);
@@ -174,6 +159,4 @@ test('the embed renders alone, in Chinese, with its state from the URL', async (
   for (const score of ['general', 'concat', 'additive']) await assertCard(page, want, score, 2, 'embed');
   assert.match(await card(page, 'dot').locator('[data-field="unavailable"]').textContent(), /长度相同/);
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

@@ -1,13 +1,15 @@
 // Browser test of the self-attention widget (web/widgets/self-attention.js):
 // the "Thinking Machines" example shows the article's numbers as the core
-// computes them (112, 96 -> 14, 12 -> 0.880797, 0.119203), the chain shows
+// computes them (112, 96 -> 14, 12 -> 0.880797, 0.119203: Jay Alammar, "The
+// Illustrated Transformer", https://jalammar.github.io/illustrated-transformer/,
+// as the Chinese introduction to attention retells it), the chain shows
 // every matrix of the core for a sentence, the controls and the URL drive it,
 // the quiz reveals the core's answer, and bad input is a visible message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
 import { tokenize } from '../../web/text.js';
-import { startBrowser, openPage, assertClean, eventually, assertShown, parseShown } from './harness.mjs';
+import { startBrowser, withPage, eventually, assertShown, parseShown, assertSentenceAlerts, OVERLONG, whenReady } from './harness.mjs';
 
 const W = '[data-widget="self-attention"]';
 let browser, att;
@@ -27,9 +29,7 @@ function chain(sentence, { dK = 4, seed = 1, causal = false } = {}) {
   return { tokens, X, ...att.selfAttention({ input: X, dK, seed, causal }) };
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
 const field = (page, name) => page.locator(`${W} [data-field="${name}"]`).textContent();
 
@@ -50,11 +50,10 @@ async function assertNoBadText(page) {
   assert.doesNotMatch(await page.locator(W).innerText(), /NaN|Infinity|undefined|null/);
 }
 
-test('"Thinking Machines": the article\'s numbers, from the core, with the corrected formula for z₁', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=self-attention');
+test('"Thinking Machines": the article\'s numbers, from the core, with the corrected formula for z₁', () => withPage(browser, 'embed.html?widget=self-attention', async ({ page }) => {
   await ready(page);
   const r = example();
-  // the golden values of the spec, as the core gives them
+  // the example's numbers (tests/node/golden.test.mjs), as the core gives them
   assert.deepEqual(Array.from(r.scores.data), [112, 96]);
   assert.deepEqual(Array.from(r.scaled.data), [14, 12]);
   assert.ok(Math.abs(r.weights.data[0] - 0.880797) < 1e-6 && Math.abs(r.weights.data[1] - 0.119203) < 1e-6);
@@ -85,12 +84,9 @@ test('"Thinking Machines": the article\'s numbers, from the core, with the corre
   assert.match(answer, /Right!/);
   assert.match(answer, /softmax\(112, 96\) = \(0\.9999999, 0\.0000001\)/);
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the chain X → Q, K, V → S → S/√d_k → mask → A → Z shows every matrix of the core, with shapes', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=self-attention&sentence=i%20have%20a%20dream');
+test('the chain X → Q, K, V → S → S/√d_k → mask → A → Z shows every matrix of the core, with shapes', () => withPage(browser, 'embed.html?widget=self-attention&sentence=i%20have%20a%20dream', async ({ page }) => {
   await ready(page);
   const want = chain('i have a dream');
   const steps = await page.locator(`${W} .sa-step`).evaluateAll((nodes) => nodes.map((n) => n.dataset.step));
@@ -113,15 +109,12 @@ test('the chain X → Q, K, V → S → S/√d_k → mask → A → Z shows ever
   // the shapes
   const captions = await page.locator(`${W} .sa-step caption`).allTextContents();
   assert.deepEqual(captions, ['X (4 × 8)', 'WQ (8 × 4)', 'WK (8 × 4)', 'WV (8 × 4)', 'Q (4 × 4)', 'K (4 × 4)', 'V (4 × 4)',
-    'S (4 × 4)', 'S/√d_k (4 × 4)', 'S/√d_k (4 × 4)', 'A (4 × 4)', 'Z (4 × 4)']);
+    'S (4 × 4)', 'S/√dk (4 × 4)', 'S/√dk (4 × 4)', 'A (4 × 4)', 'Z (4 × 4)']);
   assert.match(await page.locator(`${W} .sa-step[data-step="scaled"] .sa-note`).textContent(), /0\.5 = 1\/√4/);
   assert.equal(await page.locator(`${W} .sa-step[data-step="weights"] tbody th`).first().textContent(), 'i');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('the controls change the result and the URL; the URL state is applied on load', async () => {
-  const { page, log } = await openPage(browser, '?self-attention.sentence=i%20have%20a%20dream');
+test('the controls change the result and the URL; the URL state is applied on load', () => withPage(browser, '?self-attention.sentence=i%20have%20a%20dream', async ({ page }) => {
   await ready(page);
   const root = page.locator(W);
   // causal mask: −∞ above the diagonal before softmax, 0 weights after
@@ -156,12 +149,9 @@ test('the controls change the result and the URL; the URL state is applied on lo
   assertMatrix(await tableCells(page, 'weights'), want.weights, 3, 'A after reload');
   assert.ok(await root.getByRole('radio', { name: 'Causal (look-ahead)' }).isChecked());
   assert.equal(await seed.inputValue(), '3');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('embed in Chinese, presets, and bad sentences as visible messages', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=self-attention&lang=zh&mask=causal&step=masked');
+test('embed in Chinese, presets, and bad sentences as visible messages', () => withPage(browser, 'embed.html?widget=self-attention&lang=zh&mask=causal&step=masked', async ({ page }) => {
   await ready(page);
   assert.match(await page.locator(`${W} .widget-title`).textContent(), /自注意力/);
   assert.match(await page.locator(`${W} .sa-walk`).innerText(), /笔误/);
@@ -171,14 +161,7 @@ test('embed in Chinese, presets, and bad sentences as visible messages', async (
   assertMatrix(await tableCells(page, 'masked'), chain('i have a dream', { causal: true }).masked, 3, 'preset, causal');
   const box = page.locator(`${W} input[type="text"]`);
   const alert = page.locator(`${W} [role="alert"]`);
-  await box.fill(Array.from({ length: 500 }, () => 'a').join(' '));
-  await eventually(async () => (await alert.isVisible()) && /500/.test(await alert.textContent()));
-  await box.fill('  ');
-  await eventually(async () => /为空/.test(await alert.textContent()));
-  await box.fill('attention is all you need');
-  await eventually(async () => !(await alert.isVisible()));
+  await assertSentenceAlerts(box, alert, [[OVERLONG, /500/], ['  ', /为空/]], 'attention is all you need');
   await eventually(async () => (await tableCells(page, 'masked')).length === 25);
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

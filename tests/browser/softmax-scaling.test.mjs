@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
-import { startBrowser, openPage, assertClean, eventually, assertShown, parseShown } from './harness.mjs';
+import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, parseShown, whenReady } from './harness.mjs';
 
 const W = '[data-widget="softmax-scaling"]';
 const KEYS = Array.from({ length: 12 }, (_, i) => `k${i + 1}`);
@@ -35,9 +35,7 @@ function expectedRandom(d, seed = 1) {
   };
 }
 
-async function ready(page) {
-  await page.locator(`${W}[data-ready="true"]`).waitFor({ timeout: 15000 });
-}
+const ready = whenReady(W);
 
 const texts = (page, field) => page.locator(`${W} [data-field="${field}"]`).allTextContents();
 const text = (page, field) => page.locator(`${W} [data-field="${field}"]`).textContent();
@@ -84,8 +82,7 @@ async function assertRandom(page, d, what) {
   return want;
 }
 
-test('default: softmax sums to 1, sigmoid does not; histograms and entropies are the core\'s', async () => {
-  const { page, log } = await openPage(browser, '');
+test('default: softmax sums to 1, sigmoid does not; histograms and entropies are the core\'s', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   const want = expectedScores([1, 2, 3]);
   await assertScores(page, want, '1, 2, 3');
@@ -94,12 +91,9 @@ test('default: softmax sums to 1, sigmoid does not; histograms and entropies are
   assert.match(await text(page, 'saturation'), /still spread/);
   await assertRandom(page, 64, 'd = 64');
   assert.equal(await page.locator(W).getByRole('alert').count(), 0);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('saturation: 1000, 10000 gives exactly [0, 1], no NaN; ×1000 saturates 1, 2, 3', async () => {
-  const { page, log } = await openPage(browser, '');
+test('saturation: 1000, 10000 gives exactly [0, 1], no NaN; ×1000 saturates 1, 2, 3', () => withPage(browser, '', async ({ page }) => {
   await ready(page);
   await page.locator(`${W} .preset`, { hasText: '1000, 10000' }).click();
   await eventually(async () => (await texts(page, 'softmax')).length === 2, { message: 'two scores' });
@@ -117,12 +111,9 @@ test('saturation: 1000, 10000 gives exactly [0, 1], no NaN; ×1000 saturates 1, 
   await page.getByRole('radio', { name: '×0.1' }).check();
   await assertScores(page, expectedScores([1, 2, 3], 0.1), '× 0.1');
   assert.doesNotMatch(await page.locator(W).innerText(), /\bNaN\b|\bInfinity\b|undefined/);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('d = 512 from the URL: variance about 512, unscaled entropy near 0, scaled higher; the select updates the URL', async () => {
-  const { page, log } = await openPage(browser, '?softmax-scaling.d=512&softmax-scaling.seed=4');
+test('d = 512 from the URL: variance about 512, unscaled entropy near 0, scaled higher; the select updates the URL', () => withPage(browser, '?softmax-scaling.d=512&softmax-scaling.seed=4', async ({ page }) => {
   await ready(page);
   const select = page.getByLabel('Width d of q and k (panels 3 and 4)');
   assert.equal(await select.inputValue(), '512');
@@ -142,12 +133,9 @@ test('d = 512 from the URL: variance about 512, unscaled entropy near 0, scaled 
   await eventually(async () => (await page.locator(`${W} [data-field="scaled"] .ss-hist-name`).textContent()) === 'q·k / √4');
   await assertHistogram(page, 'raw', back.raw, 'd = 4 raw');
   assertShown(await text(page, 'entropyOn'), back.entropyOn, 3, 'entropy scaled at d = 4');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('predict, then reveal: the answer comes from the core', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=softmax-scaling');
+test('predict, then reveal: the answer comes from the core', () => withPage(browser, 'embed.html?widget=softmax-scaling', async ({ page }) => {
   await ready(page);
   const want = expectedRandom(512, 1);
   const top = Math.max(...want.off);
@@ -158,30 +146,27 @@ test('predict, then reveal: the answer comes from the core', async () => {
   await answer.waitFor({ state: 'visible' });
   assert.match(await answer.textContent(), /Right!/);
   assert.ok((await answer.textContent()).includes(top > 0.9995 ? '1.000' : top.toFixed(3)));
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('bad scores are a visible message; the embed renders alone in Chinese with its state', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=softmax-scaling&scores=1%2C%20abc');
-  await ready(page);
-  const alert = page.locator(W).getByRole('alert');
-  await alert.waitFor({ state: 'visible' });
-  assert.match(await alert.textContent(), /Entry 2 of the scores, “abc”, is not a number/);
-  const box = page.getByLabel('Scores (numbers separated by commas)');
-  await box.fill(Array.from({ length: 13 }, (_, i) => i).join(', '));
-  await eventually(async () => /13 scores/.test(await alert.textContent()), { message: 'too many' });
-  await box.fill('1, 1e7');
-  await eventually(async () => /too large/.test(await alert.textContent()), { message: 'too large' });
-  await box.fill('');
-  await eventually(async () => /empty/.test(await alert.textContent()), { message: 'empty' });
-  await box.fill('14, 12');
-  await alert.waitFor({ state: 'hidden' });
-  await assertScores(page, expectedScores([14, 12]), '14, 12');
-  assert.equal((await texts(page, 'softmax')).join(' '), '0.881 0.119');
-  assert.doesNotMatch(await page.locator(W).innerText(), /\bNaN\b|\bInfinity\b|undefined/);
-  assertClean(log, browser.origin);
-  await page.close();
+  await withPage(browser, 'embed.html?widget=softmax-scaling&scores=1%2C%20abc', async ({ page }) => {
+    await ready(page);
+    const alert = page.locator(W).getByRole('alert');
+    await alert.waitFor({ state: 'visible' });
+    assert.match(await alert.textContent(), /Entry 2 of the scores, “abc”, is not a number/);
+    const box = page.getByLabel('Scores (numbers separated by commas)');
+    await box.fill(Array.from({ length: 13 }, (_, i) => i).join(', '));
+    await eventually(async () => /13 scores/.test(await alert.textContent()), { message: 'too many' });
+    await box.fill('1, 1e7');
+    await eventually(async () => /too large/.test(await alert.textContent()), { message: 'too large' });
+    await box.fill('');
+    await eventually(async () => /empty/.test(await alert.textContent()), { message: 'empty' });
+    await box.fill('14, 12');
+    await alert.waitFor({ state: 'hidden' });
+    await assertScores(page, expectedScores([14, 12]), '14, 12');
+    assert.equal((await texts(page, 'softmax')).join(' '), '0.881 0.119');
+    assert.doesNotMatch(await page.locator(W).innerText(), /\bNaN\b|\bInfinity\b|undefined/);
+  });
 
   const zh = await openPage(browser, 'embed.html?widget=softmax-scaling&lang=zh&scores=1000%2C%2010000&d=16');
   await ready(zh.page);

@@ -7,7 +7,7 @@
 //   node --test tests/browser/speed.test.mjs
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { assertClean, eventually, openPage, startBrowser } from './harness.mjs';
+import { assertClean, eventually, openPage, startBrowser, withPage, whenReady } from './harness.mjs';
 
 const WIDGET = '[data-widget="speed"]';
 const KERNEL_COLOUR = '#0072b2', JS_COLOUR = '#d55e00';
@@ -16,9 +16,7 @@ let browser;
 before(async () => { browser = await startBrowser(); });
 after(async () => { await browser?.close(); });
 
-async function ready(page) {
-  await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 20000 });
-}
+const ready = whenReady(WIDGET, 20000);
 async function run(page) {
   await page.locator(`${WIDGET} [data-part="run"]`).click();
   await page.locator(`${WIDGET} .sp-status[data-status="done"]`).waitFor({ timeout: 60000 });
@@ -66,8 +64,7 @@ async function assertNoBadText(page) {
   assert.doesNotMatch(await page.locator('body').innerText(), /\bNaN\b|\bInfinity\b|\bundefined\b|\[object /);
 }
 
-test('nothing runs before Run; a run shows ratios, slopes and a plot consistent with its own table', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=speed&maxN=512');
+test('nothing runs before Run; a run shows ratios, slopes and a plot consistent with its own table', () => withPage(browser, 'embed.html?widget=speed&maxN=512', async ({ page, log }) => {
   await ready(page);
   const status = page.locator(`${WIDGET} .sp-status`);
   assert.equal(await status.getAttribute('data-status'), 'idle');
@@ -126,12 +123,9 @@ test('nothing runs before Run; a run shows ratios, slopes and a plot consistent 
 
   await assertNoBadText(page);
   assert.equal(await page.getByRole('alert').count(), 0);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('d and the largest n round-trip through the URL; the kernel alone goes past 1,024', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=speed&d=128&maxN=2048');
+test('d and the largest n round-trip through the URL; the kernel alone goes past 1,024', () => withPage(browser, 'embed.html?widget=speed&d=128&maxN=2048', async ({ page }) => {
   await ready(page);
   assert.ok(await page.getByRole('radio', { name: '128' }).isChecked());
   assert.equal(await page.getByLabel('Largest n (the JS loop stops at 1,024)').inputValue(), '2048');
@@ -139,7 +133,7 @@ test('d and the largest n round-trip through the URL; the kernel alone goes past
   const rows = await table(page);
   assert.deepEqual(rows.map((r) => r.n), [32, 64, 128, 256, 512, 1024, 2048]);
   assert.equal(rows.at(-1).texts.js, '—', 'no JS loop at 2,048');
-  assert.ok(await page.locator(`${WIDGET} .cx-note`).first().isVisible());
+  assert.ok(await page.locator(`${WIDGET} .note`).first().isVisible());
 
   await page.getByRole('radio', { name: '32' }).check();
   await page.getByLabel('Largest n (the JS loop stops at 1,024)').selectOption('256');
@@ -166,12 +160,9 @@ test('d and the largest n round-trip through the URL; the kernel alone goes past
     assertClean(p.log, browser.origin);
     await p.page.close();
   }
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('Stop keeps what was timed; changing d drops the run; exports hold the table', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=speed&maxN=4096&d=128');
+test('Stop keeps what was timed; changing d drops the run; exports hold the table', () => withPage(browser, 'embed.html?widget=speed&maxN=4096&d=128', async ({ page }) => {
   await ready(page);
   const button = page.locator(`${WIDGET} [data-part="run"]`);
   await button.click();
@@ -204,12 +195,9 @@ test('Stop keeps what was timed; changing d drops the run; exports hold the tabl
   await eventually(async () => (await page.locator(`${WIDGET} .sp-status`).getAttribute('data-status')) === 'idle', { message: 'idle for d = 64' });
   assert.ok((await table(page)).every((r) => r.js === null && r.kernel === null));
   assert.equal(await button.textContent(), 'Run');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('in Chinese on a phone: the compact plot, the headline, nothing wider than the screen', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=speed&maxN=256&d=32&lang=zh', { viewport: { width: 375, height: 800 } });
+test('in Chinese on a phone: the compact plot, the headline, nothing wider than the screen', () => withPage(browser, 'embed.html?widget=speed&maxN=256&d=32&lang=zh', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
   await ready(page);
   assert.equal(await page.locator('.widget-title').textContent(), '有多快？我们的内核与普通 JS 循环在你的电脑上比一比');
   await page.locator(`${WIDGET} [data-part="run"]`).click();
@@ -221,6 +209,4 @@ test('in Chinese on a phone: the compact plot, the headline, nothing wider than 
   const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
   await assertNoBadText(page);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

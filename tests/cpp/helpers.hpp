@@ -24,8 +24,10 @@ inline Vec vec(std::initializer_list<Scalar> xs) {
     return v;
 }
 
-// largest |a - b| / (1 + |b|) over all entries
-inline double max_rel_error(const MatRef& a, const MatRef& b) {
+// largest |a - b| / (1 + |b|) over all entries of a result a against a
+// reference b of the same shape, float or double
+template <class Result, class Reference>
+double max_rel_error_of(const Result& a, const Reference& b) {
     REQUIRE(a.rows() == b.rows());
     REQUIRE(a.cols() == b.cols());
     double worst = 0;
@@ -37,6 +39,7 @@ inline double max_rel_error(const MatRef& a, const MatRef& b) {
         }
     return worst;
 }
+inline double max_rel_error(const MatRef& a, const MatRef& b) { return max_rel_error_of(a, b); }
 
 inline void check_rows_sum_to_one_or_zero(const MatRef& w) {
     for (Index i = 0; i < w.rows(); ++i) {

@@ -1,3 +1,7 @@
+// Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V: Vaswani et al. 2017,
+// "Attention Is All You Need", section 3.2.1 (https://arxiv.org/abs/1706.03762).
+// The golden case is the "Thinking Machines" example of Jay Alammar's "The
+// Illustrated Transformer" (https://jalammar.github.io/illustrated-transformer/).
 #include "helpers.hpp"
 
 using namespace attn;
@@ -122,7 +126,7 @@ TEST_CASE("attention: errors name the argument") {
     CHECK(contains(error_of([&] { attention(Q, K, V, o); }), "scale must be a finite number greater than 0"));
     o = {};
     o.valid_length = 9;
-    CHECK(contains(error_of([&] { attention(Q, K, V, o); }), "validLength must be between 0 and the number of keys (4)"));
+    CHECK(contains(error_of([&] { attention(Q, K, V, o); }), "valid_length must be between 0 and the number of keys (4)"));
     const Mat huge = Mat::Constant(2, 3, 1e30f);
     CHECK(contains(error_of([&] { attention(huge, huge, Mat::Ones(2, 1)); }), "scores overflow float32"));
     CHECK(contains(error_of([&] { attention(Mat(0, 3), K, V); }), "query must have at least one row and one column"));

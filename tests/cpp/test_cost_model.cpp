@@ -1,3 +1,5 @@
+// The rows of Table 1 of Vaswani et al. 2017, "Attention Is All You Need"
+// (complexity per layer, sequential operations, maximum path length), counted.
 #include "helpers.hpp"
 
 using namespace attn;
@@ -32,4 +34,16 @@ TEST_CASE("cost model: self-attention is cheaper than recurrent exactly when n <
 TEST_CASE("cost model: errors") {
     CHECK(error_of([] { cost_model(0, 4, 3); }) == "n must be at least 1, got 0");
     CHECK(error_of([] { cost_model(4, 4, 1); }) == "k (kernel width) must be at least 2, got 1");
+}
+
+TEST_CASE("cost_model: doubling n multiplies self-attention by 4 (exponent 2), recurrent by 2 (exponent 1)") {
+    const auto rows = cost_model(1000, 64, 3);
+    CHECK(rows[0].doubling == 4);
+    CHECK(rows[0].doubling_exponent == 2);
+    CHECK(rows[1].doubling == 2);
+    CHECK(rows[1].doubling_exponent == 1);
+    CHECK(rows[4].doubling == 4);
+    for (const LayerCost& r : rows)
+        CHECK(r.doubling == doctest::Approx(cost_model(2000, 64, 3)[size_t(&r - rows.data())].multiply_adds /
+                                            r.multiply_adds));
 }

@@ -138,7 +138,7 @@ TEST_CASE("encoder: a model file written by the test loads, and encode matches p
         for (size_t h = 0; h < 2; ++h) {
             CAPTURE(l);
             CAPTURE(h);
-            const Mat& A = r.attention[l].heads[h].weights;
+            const Mat& A = r.attention[l].weights[size_t(h)];
             for (Index i = 0; i < A.rows(); ++i)
                 for (Index j = 0; j < A.cols(); ++j) CHECK(A(i, j) == doctest::Approx(ref.attention[l * 2 + h][size_t(i)][size_t(j)]).epsilon(1e-5));
             check_rows_sum_to_one_or_zero(r.word_attention[l][h]);
@@ -146,24 +146,43 @@ TEST_CASE("encoder: a model file written by the test loads, and encode matches p
     REQUIRE(r.embedding.size() == 6);
     for (Index j = 0; j < 6; ++j) CHECK(r.embedding(j) == doctest::Approx(ref.embedding[size_t(j)]).epsilon(1e-5));
     CHECK(r.embedding.norm() == doctest::Approx(1).epsilon(1e-6));
+
+    // without maps: the same embedding and hidden states, bit for bit, and no map at all
+    const EncoderResult bare = encode(e, "the cats sat.", false);
+    CHECK(bare.embedding == r.embedding);
+    CHECK(bare.hidden[1] == r.hidden[1]);
+    CHECK(bare.attention[0].weights.empty());
+    CHECK(bare.word_attention.empty());
 }
 
-TEST_CASE("encoder: float16 and int8 files load close to float32; long inputs are cut") {
-    const std::vector<std::uint8_t> f32 = tiny_file(), f16 = tiny_file(DType::float16), i8 = tiny_file(DType::int8);
+TEST_CASE("encoder: float16, int8 and quantized files load close to float32; long inputs are cut") {
+    const std::vector<std::uint8_t> f32 = tiny_file(), f16 = tiny_file(DType::float16), i8 = tiny_file(DType::int8),
+                                    q = tiny_file(DType::quantized);
     CHECK(f16.size() < f32.size());
     CHECK(i8.size() < f16.size());
     const EncoderResult a = encode(load_encoder(f32.data(), f32.size()), "the cat sat");
     const EncoderResult b = encode(load_encoder(f16.data(), f16.size()), "the cat sat");
     const EncoderResult c = encode(load_encoder(i8.data(), i8.size()), "the cat sat");
-    CHECK((a.attention[1].heads[0].weights - b.attention[1].heads[0].weights).cwiseAbs().maxCoeff() < 2e-3);
-    CHECK((a.attention[1].heads[0].weights - c.attention[1].heads[0].weights).cwiseAbs().maxCoeff() < 5e-2);
+    const EncoderResult d = encode(load_encoder(q.data(), q.size()), "the cat sat");
+    CHECK((a.attention[1].weights[0] - b.attention[1].weights[0]).cwiseAbs().maxCoeff() < 2e-3);
+    CHECK((a.attention[1].weights[0] - c.attention[1].weights[0]).cwiseAbs().maxCoeff() < 5e-2);
+    CHECK((a.attention[1].weights[0] - d.attention[1].weights[0]).cwiseAbs().maxCoeff() < 5e-2);
+    // each quantized weight is its nearest step of max |x| / 127
+    const ModelFile read = read_model_file(q.data(), q.size());
+    CHECK(read.stored_as.at("pool.W") == DType::quantized);
+    CHECK(read.stored_as.at("pool.b") == DType::float32);
+    const std::vector<TinyTensor> tensors = tiny_tensors();
+    const Mat& pool = named(tensors, "pool.W");
+    const float step = pool.cwiseAbs().maxCoeff() / 127;
+    CHECK((read.tensors.at("pool.W") - pool).cwiseAbs().maxCoeff() <= step / 2 * (1 + 1e-5));
+    CHECK(read.tensors.at("pool.W")(0, 0) == doctest::Approx(std::lround(pool(0, 0) / step) * step).epsilon(1e-6));
     CHECK((a.embedding - b.embedding).cwiseAbs().maxCoeff() < 2e-3);
 
     const Encoder e = load_encoder(f32.data(), f32.size());
     const EncoderResult cut = encode(e, "the cat sat the cat sat the cat");  // 8 pieces, max 6
     CHECK(cut.truncated);
     CHECK(cut.tokens.ids.size() == 6);
-    CHECK(cut.attention[0].heads[0].weights.rows() == 6);
+    CHECK(cut.attention[0].weights[0].rows() == 6);
     CHECK(contains(error_of([&] { encode(e, ""); }), "text is empty"));
 }
 
@@ -205,8 +224,8 @@ TEST_CASE("model file: anything but a complete, intact file is rejected with a m
     CHECK(contains(message(extra), "checksum mismatch"));
 
     // well-formed checksums around bad contents
-    const std::uint32_t v2 = 2, huge = 0xFFFFFFFFu;
-    CHECK(contains(message(patched(f, 8, &v2, 4)), "version 2 is not supported"));
+    const std::uint32_t v3 = 3, huge = 0xFFFFFFFFu;
+    CHECK(contains(message(patched(f, 8, &v3, 4)), "version 3 is not supported"));
     CHECK(contains(message(patched(f, 28, &huge, 4)), "impossible counts"));
     const std::uint8_t dtype9 = 9;
     CHECK(contains(message(patched(f, find_name(f, "pool.W"), &dtype9, 1)), "tensor 'pool.W' has unknown dtype 9"));
@@ -222,4 +241,76 @@ TEST_CASE("model file: anything but a complete, intact file is rejected with a m
     changed = write_tiny_file(kPieces, kScores, [] { auto t = tiny_tensors(); t.push_back({"spare", Mat::Ones(1, 1)}); return t; }(),
                               DType::float32);
     CHECK(contains(message(changed), "unexpected tensor 'spare'"));
+}
+
+TEST_CASE("model file: Huffman codes decode canonically and every bad code is an Error") {
+    // lengths 2, 1, 3, 3 -> canonical codes: symbol 1 "0", symbol 0 "10", symbol 2 "110", symbol 3 "111"
+    const std::vector<std::uint8_t> lengths = {2, 1, 3, 3};
+    // 0 | 10 | 110 | 111 | 0 -> 0101 1011 10(00 0000): symbols 1 0 2 3 1 in 10 bits
+    const std::vector<std::uint8_t> bytes = {0x5B, 0x80};
+    CHECK(decode_huffman(lengths, bytes.data(), 2, 5, "t") == std::vector<std::uint32_t>{1, 0, 2, 3, 1});
+    auto message = [&](const std::vector<std::uint8_t>& l, const std::vector<std::uint8_t>& b, std::size_t n) {
+        return error_of([&] { decode_huffman(l, b.data(), b.size(), n, "tensor 'x'"); });
+    };
+    CHECK(message(lengths, bytes, 5).empty());
+    // the zero bits after the fifth symbol are six more "0"s, then the codes end
+    CHECK(contains(message(lengths, bytes, 12), "tensor 'x': the codes end after 11 of 12 symbols"));
+    CHECK(contains(message(lengths, bytes, 3), "1 bytes after the last code"));
+    CHECK(contains(message(lengths, {0x5B, 0x81}, 5), "the bits after the last code are not zero"));
+    CHECK(contains(message({1, 1, 1}, bytes, 1), "impossible code: more codes of length 1 than fit"));
+    CHECK(contains(message({0, 0}, bytes, 1), "has no code"));
+    CHECK(contains(message({25, 1}, bytes, 1), "a code of length 25 (at most 24)"));
+    CHECK(contains(message({1, 0}, {0xFF, 0xFF, 0xFF, 0xFF}, 1), "symbol 0 is not a code of the table"));
+    // codes longer than the decoder's 11-bit table: lengths 1, 2, ..., 13, 13 ("0", "10", ..., twelve 1s then 0, thirteen 1s)
+    std::vector<std::uint8_t> deep(14);
+    for (std::uint8_t s = 0; s < 14; ++s) deep[s] = std::uint8_t(std::min(s + 1, 13));
+    std::vector<std::uint8_t> packed;
+    size_t nbits = 0;
+    auto put_bits = [&](const std::string& bits) {
+        for (char b : bits) {
+            if (nbits % 8 == 0) packed.push_back(0);
+            if (b == '1') packed.back() |= std::uint8_t(0x80 >> (nbits % 8));
+            ++nbits;
+        }
+    };
+    put_bits("1111111111110");  // symbol 12
+    put_bits("1111111111111");  // symbol 13
+    put_bits("0");              // symbol 0
+    put_bits("111110");         // symbol 5
+    put_bits("1111111110");     // symbol 9 (10 bits: from the table)
+    CHECK(decode_huffman(deep, packed.data(), packed.size(), 5, "t") == std::vector<std::uint32_t>{12, 13, 0, 5, 9});
+    // one symbol of length 1: the code "0"
+    CHECK(decode_huffman({0, 1}, std::vector<std::uint8_t>{0}.data(), 1, 8, "t") == std::vector<std::uint32_t>(8, 1));
+}
+
+TEST_CASE("model file: a quantized file that is cut or wrong anywhere is an Error before its matrices are allocated") {
+    const std::vector<std::uint8_t> f = tiny_file(DType::quantized);
+    auto message = [](const std::vector<std::uint8_t>& bytes) {
+        return error_of([&] { load_encoder(bytes.data(), bytes.size()); });
+    };
+    CHECK(message(f).empty());
+    for (size_t n = 0; n < f.size(); n += 5) {
+        CAPTURE(n);
+        CHECK(contains(message(std::vector<std::uint8_t>(f.begin(), f.begin() + std::ptrdiff_t(n))), "model file: "));
+    }
+    // a quantized tensor in a version 1 file
+    const std::uint32_t v1 = 1;
+    CHECK(contains(message(patched(f, 8, &v1, 4)), "tensor 'embeddings' is quantized (dtype 4) in a version 1 file"));
+    const size_t at = find_name(f, "pool.W") + 9;  // after dtype, rows, cols: the step
+    const float zero = 0, inf = INFINITY;
+    CHECK(contains(message(patched(f, at, &zero, 4)), "tensor 'pool.W' has step 0"));
+    CHECK(contains(message(patched(f, at, &inf, 4)), "tensor 'pool.W' has step Infinity"));
+    const std::uint32_t none = 0, many = 70000;
+    CHECK(contains(message(patched(f, at + 8, &none, 4)), "tensor 'pool.W' has 0 symbols (1 to 65536)"));
+    CHECK(contains(message(patched(f, at + 8, &many, 4)), "tensor 'pool.W' has 70000 symbols"));
+    const std::uint8_t long_code = 30, short_code = 1;
+    CHECK(contains(message(patched(f, at + 12, &long_code, 1)), "tensor 'pool.W' has a code of length 30"));
+    CHECK(contains(message(patched(f, at + 12, &short_code, 1)), "tensor 'pool.W' has an impossible code"));
+    // the code size: too small for 36 entries (a bit each), or past the end of the file
+    const std::uint32_t four = 4, huge = 0x7FFFFFFF;
+    CHECK(contains(message(patched(f, at + 12 + 255, &four, 4)), "tensor 'pool.W' (6, 6) cannot fit in 4 bytes of codes"));
+    CHECK(contains(message(patched(f, at + 12 + 255, &huge, 4)), "truncated: the codes of 'pool.W' need 2147483647 bytes"));
+    // a byte 255 (no code of the table: 255 codes of 8 bits)
+    const std::uint8_t ff = 0xFF;
+    CHECK(contains(message(patched(f, at + 12 + 255 + 4, &ff, 1)), "tensor 'pool.W': symbol 0 is not a code of the table"));
 }

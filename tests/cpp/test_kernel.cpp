@@ -161,7 +161,7 @@ TEST_CASE("kernel: attention_output has no map limit, but a work limit, and chec
     CHECK(error_of([&] { attention_output(Q, K, V); }) == "key has 2 columns but query has 3; the dot score needs equal widths");
     AttentionOptions o;
     o.valid_length = 5;
-    CHECK(contains(error_of([&] { attention_output(K, K, V, o); }), "validLength must be between 0 and the number of keys (4)"));
+    CHECK(contains(error_of([&] { attention_output(K, K, V, o); }), "valid_length must be between 0 and the number of keys (4)"));
     Mat bad = K;
     bad(1, 1) = std::numeric_limits<Scalar>::quiet_NaN();
     CHECK(contains(error_of([&] { attention_output(bad, K, V); }), "query has NaN at row 1, column 1"));

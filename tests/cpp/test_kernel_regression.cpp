@@ -1,3 +1,8 @@
+// Nadaraya-Watson kernel regression as attention pooling: Dive into Deep
+// Learning, section "Attention Pooling by Similarity"
+// (https://d2l.ai/chapter_attention-mechanisms-and-transformers/attention-pooling.html).
+// The golden 64.75 is the height -> weight example of the Chinese introduction
+// to attention the page follows: 0.1*55 + 0.15*60 + 0.45*65 + 0.3*70.
 #include "helpers.hpp"
 
 using namespace attn;

@@ -8,8 +8,8 @@ TEST_CASE("masks: padding keeps the first valid_length keys") {
     for (Index i = 0; i < 2; ++i)
         for (Index j = 0; j < 4; ++j) CHECK(m(i, j) == (j < 3));
     CHECK(!mask_padding(1, 3, 0).any());
-    CHECK(contains(error_of([] { mask_padding(2, 4, 5); }), "validLength must be between 0 and the number of keys (4), got 5"));
-    CHECK(contains(error_of([] { mask_padding(2, 4, -1); }), "validLength"));
+    CHECK(contains(error_of([] { mask_padding(2, 4, 5); }), "valid_length must be between 0 and the number of keys (4), got 5"));
+    CHECK(contains(error_of([] { mask_padding(2, 4, -1); }), "valid_length"));
 }
 
 TEST_CASE("masks: causal is the lower triangle with the diagonal") {

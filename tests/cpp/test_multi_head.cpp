@@ -47,7 +47,7 @@ TEST_CASE("multi-head: cross-attention and errors") {
     CHECK(r.heads[2].weights.rows() == 3);
     CHECK(r.heads[2].weights.cols() == 7);
     CHECK(r.output.cols() == 6);
-    CHECK(error_of([&] { multi_head_attention(X, M, 4, p); }) == "dModel (6) must be divisible by heads (4)");
+    CHECK(error_of([&] { multi_head_attention(X, M, 4, p); }) == "d_model (6) must be divisible by heads (4)");
     CHECK(contains(error_of([&] { multi_head_attention(X, M, 0, p); }), "heads must be at least 1"));
     MultiHeadParams huge = p;
     huge.Wo.setConstant(3e38f);

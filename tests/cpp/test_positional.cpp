@@ -1,3 +1,5 @@
+// The sinusoidal encoding of Vaswani et al. 2017, "Attention Is All You Need",
+// section 3.5: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...).
 #include "helpers.hpp"
 
 using namespace attn;

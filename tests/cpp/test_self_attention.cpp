@@ -73,7 +73,7 @@ TEST_CASE("self-attention: projections that do not fit are rejected") {
     Projections W = projections_complete({}, 5, 5, 4, 4, 1);
     W.Wq = random_matrix(4, 4, 1);
     CHECK(contains(error_of([&] { self_attention(X, W); }), "projections do not fit the inputs"));
-    CHECK(contains(error_of([&] { projections_complete({}, 5, 5, 0, 4, 1); }), "dK must be positive"));
+    CHECK(contains(error_of([&] { projections_complete({}, 5, 5, 0, 4, 1); }), "d_k must be positive"));
     Projections given;
     given.Wk = random_matrix(2, 2, 1);
     CHECK(error_of([&] { projections_complete(given, 5, 5, 4, 4, 1); }) == "projections.Wk must have shape (5, 4), got (2, 2)");

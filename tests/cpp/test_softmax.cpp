@@ -1,3 +1,6 @@
+// Golden cases: scores 14, 12 (the "Thinking Machines" example of Jay
+// Alammar's "The Illustrated Transformer"); [1000, 10000], the saturation
+// example of the Chinese introduction to attention the page follows.
 #include "helpers.hpp"
 
 using namespace attn;

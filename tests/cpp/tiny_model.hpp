@@ -25,12 +25,13 @@ void put(std::vector<std::uint8_t>& out, T x) {
     put_bytes(out, &x, sizeof x);
 }
 
-// float -> half bits by Eigen, int8 with a scale per row
+// float -> half bits by Eigen, int8 with a scale per row; quantized with the
+// step max |x| / 127 and 255 codes of 8 bits (the byte k + 127 stands for k)
 inline std::vector<std::uint8_t> write_tiny_file(const std::vector<std::string>& pieces, const std::vector<double>& scores,
                                           const std::vector<TinyTensor>& tensors, DType dtype) {
     std::vector<std::uint8_t> out;
     put_bytes(out, kModelMagic, 8);
-    put<std::uint32_t>(out, kModelVersion);
+    put<std::uint32_t>(out, dtype == DType::quantized ? kModelVersionQuantized : kModelVersion);
     put<std::uint32_t>(out, 2);      // heads
     put<std::uint32_t>(out, 6);      // max pieces
     put<float>(out, 1e-6f);          // layer-norm epsilon
@@ -58,6 +59,17 @@ inline std::vector<std::uint8_t> write_tiny_file(const std::vector<std::string>&
             for (Index r = 0; r < t.value.rows(); ++r)
                 for (Index c = 0; c < t.value.cols(); ++c)
                     put<std::int8_t>(out, std::int8_t(std::lround(t.value(r, c) / scales(r))));
+        }
+        if (stored == DType::quantized) {
+            const float step = t.value.cwiseAbs().maxCoeff() / 127;
+            put<float>(out, step);
+            put<std::int32_t>(out, -127);
+            put<std::uint32_t>(out, 255);
+            for (int s = 0; s < 255; ++s) put<std::uint8_t>(out, 8);
+            put<std::uint32_t>(out, std::uint32_t(t.value.size()));
+            for (Index r = 0; r < t.value.rows(); ++r)
+                for (Index c = 0; c < t.value.cols(); ++c)
+                    put<std::uint8_t>(out, std::uint8_t(std::lround(t.value(r, c) / step) + 127));
         }
     }
     put<std::uint32_t>(out, crc32(out.data(), out.size()));

@@ -164,6 +164,7 @@ test('cost model: the comparison table, quadratic in n', () => {
   assert.equal(rows[1].sequentialOps, 100);
   assert.equal(rows[2].maxPathLength, 50);
   assert.equal(att.costModel({ n: 200, d: 64 })[0].multiplyAdds, 4 * rows[0].multiplyAdds);
+  assert.deepEqual(rows.map((r) => [r.doubling, r.doublingExponent]), [[4, 2], [2, 1], [2, 1], [2, 1], [4, 2]]);
 });
 
 test('results are copies: they do not alias the WASM heap and survive later calls and heap growth', () => {

@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { att } from './module.mjs';
 
+import { crc32 } from '../../scripts/model.mjs';
+
 const encoderBytes = fs.readFileSync(new URL('../../web/model/encoder.f32.bin', import.meta.url));
+const quantizedBytes = fs.readFileSync(new URL('../../web/model/encoder.q.bin', import.meta.url));
 const enc = await att.loadEncoder(encoderBytes);
 
 const q = [[1, 0], [0, 1]], k = [[1, 0], [0, 1], [1, 1]], v = [[1], [2], [3]];
@@ -101,6 +104,20 @@ const BATTERY = [
   ['model: the checksum flipped', () => att.loadEncoder(flip(encoderBytes, encoderBytes.length - 1, 0x40)), /checksum mismatch/],
   ['model: random bytes with the magic', () => att.loadEncoder(Uint8Array.from([...Buffer.from('ATTNWENC'), ...new Uint8Array(64).map((_, i) => (i * 37) & 255)])),
    /^loadEncoder: model file: /],
+  // the quantized file: cut, flipped, or wrong with a right checksum (the reader's own checks)
+  ['model q: cut in its header', () => att.loadEncoder(quantizedBytes.subarray(0, 12)), /^loadEncoder: model file: truncated: 12 bytes$/],
+  ['model q: cut in the codes', () => att.loadEncoder(quantizedBytes.subarray(0, 5_000_000)), /checksum mismatch/],
+  ['model q: one bit flipped in the codes', () => att.loadEncoder(flip(quantizedBytes, 3_000_000, 0x08)), /checksum mismatch/],
+  ['model q: version 1 with quantized tensors', () => att.loadEncoder(patch(quantizedBytes, 8, [1, 0, 0, 0])),
+   /^loadEncoder: model file: tensor 'embeddings' is quantized \(dtype 4\) in a version 1 file$/],
+  ['model q: a step of NaN', () => att.loadEncoder(patch(quantizedBytes, tensorAt(quantizedBytes, 'embeddings') + 9, [0, 0, 0xc0, 0x7f])),
+   /^loadEncoder: model file: tensor 'embeddings' has step NaN$/],
+  ['model q: 4 billion symbols', () => att.loadEncoder(patch(quantizedBytes, tensorAt(quantizedBytes, 'embeddings') + 17, [255, 255, 255, 255])),
+   /tensor 'embeddings' has 4294967295 symbols \(1 to 65536\)/],
+  ['model q: a matrix of 2^32 entries claimed', () => att.loadEncoder(patch(quantizedBytes, tensorAt(quantizedBytes, 'pool.W') + 1, [0, 0, 1, 0, 0, 0, 1, 0])),
+   /tensor 'pool.W' \(65536, 65536\) cannot fit in \d+ bytes of codes/],
+  ['model q: every code length 1', () => att.loadEncoder(patch(quantizedBytes, tensorAt(quantizedBytes, 'pool.W') + 21, [1, 1, 1])),
+   /tensor 'pool.W' has an impossible code: more codes of length 1 than fit/],
   ['model: a number', () => att.loadEncoder(42), /^loadEncoder: bytes must be a Uint8Array or an ArrayBuffer of a model file, got 42$/],
   ['model: an Int16Array', () => att.loadEncoder(new Int16Array(8)), /bytes must be a Uint8Array or an ArrayBuffer/],
 ];
@@ -109,6 +126,21 @@ function flip(bytes, at, bit) {
   const copy = Uint8Array.from(bytes);
   copy[at] ^= bit;
   return copy;
+}
+
+// bytes written at `at`, and the checksum made right again
+function patch(bytes, at, values) {
+  const copy = Uint8Array.from(bytes);
+  copy.set(values, at);
+  new DataView(copy.buffer).setUint32(copy.length - 4, crc32(copy.subarray(0, copy.length - 4)), true);
+  return copy;
+}
+
+// where a tensor's dtype byte is (after its length-prefixed name)
+function tensorAt(bytes, name) {
+  const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(Buffer.from(String.fromCharCode(name.length) + name, 'latin1'));
+  if (at < 0) throw new Error(`no tensor ${name}`);
+  return at + 1 + name.length;
 }
 
 for (const [name, call, expected] of BATTERY) {

@@ -110,7 +110,18 @@ test('bad model files and bad calls give clear Errors; the encoder keeps working
   other.delete();
   other.delete();  // harmless
   assert.throws(() => other.encode('hello'), /^Error: encode: this encoder was deleted$/);
+  assert.throws(() => other.embed('hello'), /^Error: embed: this encoder was deleted$/);
+  assert.throws(() => enc.embed(''), /^Error: embed: text is empty: type a sentence$/);
+  assert.throws(() => enc.embed(null), /^Error: embed: text must be a string, got null$/);
   assert.equal(enc.encode('The woman took her umbrella.').words[1], 'woman');
+});
+
+test('embed(text) is encode(text).embedding, bit for bit, without any map', () => {
+  for (const text of SENTENCES) {
+    const full = enc.encode(text), bare = enc.embed(text);
+    assert.ok(bare instanceof Float32Array);
+    assert.deepEqual(bare, full.embedding, text);
+  }
 });
 
 test('200 encodes and a load/delete cycle leave the heap flat', async () => {

@@ -1,4 +1,12 @@
-// The golden numbers of SPEC.md, through the public JS API.
+// The golden numbers, through the public JS API. Their sources:
+// - height -> weight: keys 160..175 cm, values 55..70 kg and the illustrative
+//   weights 0.1/0.15/0.45/0.3 of the Chinese introduction to attention the
+//   page follows ("注意力机制的引入", its Q/K/V section); 64.75 is their weighted sum;
+// - "Thinking Machines": Jay Alammar, "The Illustrated Transformer" (2018),
+//   https://jalammar.github.io/illustrated-transformer/ : q1.k1 = 112,
+//   q1.k2 = 96, divided by sqrt(d_k) = 8, softmax 0.88 / 0.12;
+// - scaling by 1/sqrt(d_k) and why (saturated softmax): Vaswani et al. 2017,
+//   "Attention Is All You Need", section 3.2.1, https://arxiv.org/abs/1706.03762
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { att, matrix } from './module.mjs';

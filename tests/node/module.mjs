@@ -9,16 +9,7 @@ export function matrix(rows) {
 }
 
 // Deterministic random numbers for the tests (mulberry32), uniform on [-1, 1).
-export function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
-}
+export { randomSigned as random } from '../../web/random.js';
 
 export function randomMatrix(rows, cols, rand) {
   const data = new Float32Array(rows * cols);

@@ -4,3 +4,6 @@ import createAttention from '../../web/wasm/attention.mjs';
 const att = await createAttention();
 att.attention({ query: [[1]], key: [[1]], value: [[1]], score: 'cosine' });
 att.attention({ query: [[1]], value: [[1]] });
+att.createTrainer({ task: 'sort' });
+att.createWidthTrainer({ width: '0.1' });
+att.createLanguageModel({ texts: ['a'] });

@@ -4,12 +4,19 @@
 const ANCHORS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725']
   .map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
 
-// t in [0, 1] -> "rgb(r, g, b)"; values outside are clamped.
-export function viridis(t) {
+// t in [0, 1] -> its colour's [r, g, b] written into out at offset (0..255 each); values outside are clamped.
+export function viridisInto(t, out, offset = 0) {
   const x = Math.min(Math.max(Number.isFinite(t) ? t : 0, 0), 1) * (ANCHORS.length - 1);
   const i = Math.min(Math.floor(x), ANCHORS.length - 2);
   const f = x - i;
-  const [r, g, b] = ANCHORS[i].map((c, k) => Math.round(c + (ANCHORS[i + 1][k] - c) * f));
+  const a = ANCHORS[i], b = ANCHORS[i + 1];
+  for (let k = 0; k < 3; k++) out[offset + k] = Math.round(a[k] + (b[k] - a[k]) * f);
+  return out;
+}
+
+// t in [0, 1] -> "rgb(r, g, b)"; values outside are clamped.
+export function viridis(t) {
+  const [r, g, b] = viridisInto(t, [0, 0, 0]);
   return `rgb(${r}, ${g}, ${b})`;
 }
 

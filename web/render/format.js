@@ -35,3 +35,46 @@ export function decimalsOf(step) {
   const text = String(step);
   return text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
 }
+
+// ---- powers of ten ----
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const SUPERSCRIPT_MINUS = '⁻';
+
+// An integer as superscript characters: 7 -> "⁷", -12 -> "⁻¹²".
+export function superscript(n) {
+  if (!Number.isInteger(n)) return '';
+  return (n < 0 ? SUPERSCRIPT_MINUS : '') + String(Math.abs(n)).replace(/\d/g, (c) => SUPERSCRIPT_DIGITS[c]);
+}
+
+// x as m × 10ⁿ with `digits` decimals in m (1 <= |m| < 10 after rounding),
+// no-break spaces so it never splits across lines: 2.4e-7 -> "2.4 × 10⁻⁷"; 0 -> "0".
+export function formatPower(x, { digits = 1 } = {}) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
+  if (x === 0) return '0';
+  let e = Math.floor(Math.log10(Math.abs(x)));
+  let m = x / 10 ** e;
+  if (Math.abs(Number(m.toFixed(digits))) >= 10) { m /= 10; e += 1; }
+  return `${formatNumber(m, { digits })}${NBSP}×${NBSP}10${superscript(e)}`;
+}
+
+// A count: grouped digits below a million, else m × 10ⁿ with 2 decimals.
+export function formatCount(x) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
+  if (Math.abs(x) < 1e6) return formatNumber(x, { digits: 0 });
+  return formatPower(x, { digits: 2 });
+}
+
+// ---- timings ----
+
+// ms with 3 significant digits: 0.00512, 0.0871, 1.23, 331, 1,234
+export function formatMs(x) {
+  if (typeof x !== 'number' || !Number.isFinite(x) || x <= 0) return '—';
+  return formatNumber(x, { digits: Math.min(6, Math.max(0, 2 - Math.floor(Math.log10(x)))) });
+}
+
+// a ratio of two timings: 2 decimals below 10, 1 below 100, none above
+export function formatRatio(x) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
+  return formatNumber(x, { digits: x >= 100 ? 0 : x >= 10 ? 1 : 2 });
+}

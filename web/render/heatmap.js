@@ -58,9 +58,6 @@ export function heatmap({
           'dominant-baseline': 'central', fill: masked ? '#ffffff' : inkOn(t), 'pointer-events': 'none' }, text));
       }
       g.append(svg('rect', { class: 'heatmap-ring', x: x + 1.5, y: y + 1.5, width: cell - 3, height: cell - 3, rx: 2, fill: 'none' }));
-      g.addEventListener('focus', () => choose(i, j, false));
-      g.addEventListener('mouseenter', () => choose(i, j, false));
-      g.addEventListener('click', () => choose(i, j, true));
       root.append(g);
       cells.push(g);
     }
@@ -78,6 +75,17 @@ export function heatmap({
     if (focus && document.activeElement !== node) node.focus();
     onCell(i, j);
   }
+  // one listener of each kind for every cell: the cell is the event's nearest .heatmap-cell
+  const cellOf = (event) => {
+    const g = event.target.closest?.('.heatmap-cell');
+    return g && root.contains(g) ? [Number(g.dataset.i), Number(g.dataset.j)] : null;
+  };
+  root.addEventListener('focusin', (event) => { const c = cellOf(event); if (c) choose(c[0], c[1], false); });
+  root.addEventListener('mouseover', (event) => {
+    const c = cellOf(event);
+    if (c && (c[0] !== current[0] || c[1] !== current[1])) choose(c[0], c[1], false);
+  });
+  root.addEventListener('click', (event) => { const c = cellOf(event); if (c) choose(c[0], c[1], true); });
   root.addEventListener('keydown', (event) => {
     let [i, j] = current;
     switch (event.key) {

@@ -1,5 +1,6 @@
-// The SVG helper the drawing functions share: an element with attributes,
-// text set with textContent (never markup).
+// The SVG helper the drawing functions share: an element with attributes and
+// its content, a string set with textContent (never markup) or nodes (a
+// message typeset by t.svg, with <tspan>s for its superscripts and subscripts).
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function svg(name, attributes = {}, text) {
@@ -7,7 +8,8 @@ export function svg(name, attributes = {}, text) {
   for (const [key, value] of Object.entries(attributes)) {
     if (value !== undefined && value !== null) node.setAttribute(key, String(value));
   }
-  if (text !== undefined) node.textContent = text;
+  if (text instanceof Node) node.append(text);
+  else if (text !== undefined) node.textContent = text;
   return node;
 }
 

@@ -9,7 +9,15 @@
 // the function, the argument and the problem, e.g.
 //   "attention: key has 3 columns but query has 4; the dot score needs equal widths".
 // The module keeps working after an error. Results are plain objects holding
-// copies (no view of the WASM heap, nothing to .delete()).
+// copies (no view of the WASM heap, nothing to .delete()); only what lives in
+// the heap between calls (an encoder, a trainer, a language model) has a delete().
+
+import type { Trainer, TrainerOptions, WidthTrainer, WidthTrainerOptions } from './trainer.mjs';
+export type * from './trainer.mjs';
+import type { Encoder } from './encoder.mjs';
+export type * from './encoder.mjs';
+import type { LanguageModel, LanguageModelOptions, QuatrainForm } from './language-model.mjs';
+export type * from './language-model.mjs';
 
 /** A row-major float32 matrix: entry (i, j) is data[i * cols + j]. */
 export interface Matrix {
@@ -275,6 +283,10 @@ export interface LayerCost {
   sequentialOps: number;
   maxPathLength: number;
   parameters: number;
+  /** multiplyAdds at 2n over multiplyAdds at n (4 for self-attention) */
+  doubling: number;
+  /** log2(doubling): the exponent of the growth in n (2 for self-attention) */
+  doublingExponent: number;
 }
 
 export interface DotProductSamples {
@@ -307,47 +319,12 @@ export interface LineFit {
   rSquared: number;
 }
 
-export interface EncoderInfo {
-  /** pieces in the tokenizer's vocabulary */
-  vocabulary: number;
-  /** attention heads per layer */
-  heads: number;
-  /** the longest input in pieces; longer sentences are cut (and say so) */
-  maxPieces: number;
-  /** the width attention works at in each layer (heads split it evenly) */
-  layerWidths: number[];
-  /** length of the sentence embedding */
-  embeddingWidth: number;
-}
-
-export interface Encoding {
-  /** vocabulary id of each piece (0: unknown characters) */
-  ids: Int32Array;
-  /** the text each piece covers; ▁ (U+2581) marks a space, so a piece starting with ▁ starts a word */
-  pieces: string[];
-  /** whitespace-separated words: the pieces from one ▁ to the next, ▁ removed */
-  words: string[];
-  /** (pieces) the word each piece belongs to */
-  wordOfPiece: Int32Array;
-  /** the sentence had more than maxPieces pieces; only the first maxPieces were encoded */
-  truncated: boolean;
-  /** [layer][head] (pieces, pieces) attention weights; rows sum to 1 */
-  attention: Matrix[][];
-  /**
-   * [layer][head] (words, words): the piece maps merged to words, summing over
-   * the key word's pieces and averaging over the query word's pieces; rows sum to 1
-   */
-  wordAttention: Matrix[][];
-  /** the sentence embedding, unit length (compare two with a dot product) */
-  embedding: Float32Array;
-}
-
-export interface Encoder {
-  readonly info: EncoderInfo;
-  /** Encodes one sentence (NFKC-normalised first). Throws on empty text or an encoder already deleted. */
-  encode(text: string): Encoding;
-  /** Frees the weights; encode throws afterwards. Calling it twice is harmless. */
-  delete(): void;
+/** The largest entry of each row and its column (the first on a tie). */
+export interface RowArgmax {
+  /** (rows) column of the largest entry: for weights, the key each query looks at most */
+  index: Int32Array;
+  /** (rows) the largest entry */
+  value: Float32Array;
 }
 
 export interface MemoryStats {
@@ -385,8 +362,18 @@ export interface AttentionModule {
   costModel(options: { n: number; d: number; k?: number }): LayerCost[];
   /** Entropy -sum w log w (nats) of each row of weights. */
   entropy(weights: MatrixLike): Float32Array;
+  /** log n (nats): the entropy of n even weights, the most a row of n weights can have (n >= 1). */
+  maxEntropy(n: number): number;
   /** 1 / (1 + exp(-x)) entry by entry (contrast with softmax). */
   sigmoid(x: MatrixLike): Matrix;
+  /** The sum of each row (accumulated in double): of weights, 1 or 0 per row. */
+  rowSums(m: MatrixLike): Float32Array;
+  /** factor * m entry by entry (a score times its scale, a weight times a value). */
+  scale(m: MatrixLike, factor: number): Matrix;
+  /** a bᵀ: the dot product of every row of a with every row of b (summed in double), (a.rows, b.rows). */
+  dotProducts(a: MatrixLike, b: MatrixLike): Matrix;
+  /** The largest entry of each row and its column; -Infinity entries are allowed, NaN is an error. */
+  argmaxRows(m: MatrixLike): RowArgmax;
   /**
    * One vector per token (the same word, case-insensitively, gets the same
    * vector): entries with zero mean and unit variance. Illustrative: they carry no meaning.
@@ -404,12 +391,23 @@ export interface AttentionModule {
   fitLine(xs: VectorLike, ys: VectorLike): LineFit;
   /** The deterministic initialiser: Xavier uniform (rows, cols) for (seed, stream). */
   initXavier(rows: number, cols: number, seed: number, stream?: number): Matrix;
+  /** The same generator with entries uniform on [-limit, limit] (limit >= 0; ±√3 gives variance 1). */
+  initUniform(rows: number, cols: number, seed: number, limit: number, stream?: number): Matrix;
   /**
    * The pretrained sentence encoder (Universal Sentence Encoder Lite: 2 layers,
    * 4 heads) from a model file such as web/model/encoder.int8.bin. Rejects a
    * file that is truncated, corrupt or of another format with an Error.
    */
   loadEncoder(bytes: Uint8Array | ArrayBuffer): Promise<Encoder>;
+  /** An attention model to train live on a sequence task (reverse, shift); see Trainer. */
+  createTrainer(options?: TrainerOptions): Trainer;
+  /** The height -> weight Nadaraya-Watson model learning its kernel width; see WidthTrainer. */
+  createWidthTrainer(options?: WidthTrainerOptions): WidthTrainer;
+  /** A small character-level transformer trained on texts, which then writes; see LanguageModel. */
+  createLanguageModel(options: LanguageModelOptions): LanguageModel;
+  /** The five-character quatrain form of each text: 24 characters, punctuation exactly at 6, 12, 18, 24. */
+  quatrainForm(texts: readonly string[]): QuatrainForm;
+  /** The WASM memory's size and the bytes malloc holds (for leak checks). */
   memoryStats(): MemoryStats;
   /** live Embind handles (for leak checks) */
   count_emval_handles(): number;
@@ -420,5 +418,6 @@ export interface ModuleOptions {
   locateFile?: (path: string, prefix: string) => string;
 }
 
-declare function createAttention(options?: ModuleOptions): Promise<AttentionModule>;
+/** Resolves to a frozen object holding exactly the functions of AttentionModule. */
+declare function createAttention(options?: ModuleOptions): Promise<Readonly<AttentionModule>>;
 export default createAttention;

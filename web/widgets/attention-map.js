@@ -2,43 +2,15 @@
 // sentence (rows = queries, columns = keys; each row sums to 1). Focusing or
 // hovering a cell shows how its weight was computed; the arc view shows where
 // one word looks; the table view gives every number as text.
-import { element } from '../dom.js';
-import { mergeStrings } from '../i18n.js';
+import { element, liveElement } from '../dom.js';
 import { arcs } from '../render/arcs.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
-import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
+import { SENTENCE_PRESETS } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
 
 export const name = 'attention-map';
-
-export const strings = mergeStrings(sentenceStrings, {
-  en: {
-    title: 'The attention map: who looks at whom',
-    intro: 'Each row is a word asking (the query), each column a word answering (the key); a row’s weights sum to 1. Type any sentence, or pick one.',
-    sentence: 'Sentence', dK: 'Width d_k of Q and K', seed: 'Random projections (seed)',
-    view: 'View', heatmap: 'Heatmap', arcs: 'Arcs', table: 'Table',
-    mapTitle: 'Attention weights of “{sentence}”',
-    cell: '“{q}” → “{k}”', how: 'How this weight is computed',
-    dot: 'q·k', scaled: 'scaled q·k / √{d}', exp: 'exp(scaled − row max)', rowSum: 'row sum of exp', weight: 'weight = exp / row sum',
-    arcsFor: 'Where “{q}” looks (choose a cell of the map to change the word)',
-    cellLabel: '{q} → {k}: weight {w}', weights: 'weights',
-    rowQuery: 'query', colKey: 'key',
-  },
-  zh: {
-    title: '注意力图：谁在看谁',
-    intro: '每一行是提问的词（查询），每一列是回答的词（键）；每一行的权重之和为 1。输入任意句子，或选一个示例。',
-    sentence: '句子', dK: 'Q 和 K 的维度 d_k', seed: '随机投影（种子）',
-    view: '视图', heatmap: '热力图', arcs: '连线', table: '表格',
-    mapTitle: '“{sentence}”的注意力权重',
-    cell: '“{q}” → “{k}”', how: '这个权重是怎样算出来的',
-    dot: 'q·k', scaled: '缩放后 q·k / √{d}', exp: 'exp(缩放分数 − 行最大值)', rowSum: '该行 exp 之和', weight: '权重 = exp / 行和',
-    arcsFor: '“{q}”在看哪里（在热力图中选一个格子来换词）',
-    cellLabel: '{q} → {k}：权重 {w}', weights: '权重',
-    rowQuery: '查询', colKey: '键',
-  },
-});
 
 export const defaults = { sentence: 'i have a dream', dK: '16', seed: 1, view: 'heatmap', row: 0, col: 0 };
 
@@ -63,10 +35,9 @@ export function compute(att, state, t) {
 }
 
 export function build(body, { t }) {
-  const note = element('p', 'illustrative', t('illustrative'));
+  const note = element('p', 'illustrative', t.rich('illustrative'));
   const figure = element('div', 'map-figure');
-  const details = element('div', 'cell-details');
-  details.setAttribute('aria-live', 'polite');
+  const details = liveElement('div', 'cell-details');
   body.append(figure, details, note);
   return { figure, details };
 }
@@ -87,11 +58,11 @@ function showCell(view, data, i, j, t) {
   const list = element('dl', 'steps');
   for (const [key, value] of rows) {
     const item = element('div', `step step-${key}`);
-    item.append(element('dt', '', t(key, { d: data.dK })), element('dd', '', value));
+    item.append(element('dt', '', t.rich(key, { d: data.dK })), element('dd', '', value));
     item.lastChild.dataset.field = key;
     list.append(item);
   }
-  view.details.replaceChildren(element('h4', 'steps-title', `${t('how')}: ${t('cell', { q: data.tokens[i], k: data.tokens[j] })}`), list);
+  view.details.replaceChildren(element('h3', 'steps-title', `${t('how')}: ${t('cell', { q: data.tokens[i], k: data.tokens[j] })}`), list);
 }
 
 function mapVisual(data, state, t, onCell = () => {}) {
@@ -109,7 +80,7 @@ export function render(view, data, state, ctx) {
     view.figure.replaceChildren(matrixTable({ m: data.weights, rowLabels: data.tokens, colLabels: data.tokens, digits: 3,
       caption: t('mapTitle', { sentence: data.tokens.join(' ') }) }));
   } else if (state.view === 'arcs') {
-    view.figure.replaceChildren(element('p', 'figure-caption', t('arcsFor', { q: data.tokens[i] })),
+    view.figure.replaceChildren(element('p', 'figure-caption', t.rich('arcsFor', { q: data.tokens[i] })),
       arcs({ tokens: data.tokens, weights: data.weights.data, query: i, title: t('arcsFor', { q: data.tokens[i] }) }));
   } else {
     const map = mapVisual(data, state, t, (a, b) => {

@@ -3,7 +3,8 @@
 // cocktail-party effect that shows both, then how the focused kind maps onto
 // query, key and value. Text and a drawn picture: nothing to compute, so
 // compute() does not call the core.
-import { element } from '../dom.js';
+import { element, liveElement } from '../dom.js';
+import { message } from '../i18n.js';
 import { PALETTE } from '../render/plot.js';
 import { svg } from '../render/svg.js';
 
@@ -11,49 +12,6 @@ export const name = 'concepts';
 
 // the concepts, in the order they are shown and exported
 const CONCEPTS = ['focused', 'saliency', 'party', 'qkv'];
-
-export const strings = {
-  en: {
-    title: 'Two kinds of attention, and the cocktail party',
-    intro: 'Before the numbers: what attention means for people, and which of its two kinds the attention mechanism imitates.',
-    scene: 'Show in the picture', showFocused: 'Focused attention', showSaliency: 'Saliency attention',
-    focusedTerm: 'Focused attention', focusedTag: 'top-down · conscious · volitional cue',
-    focusedDef: 'Top-down, conscious attention. It is driven by a volitional cue: a goal you hold decides what to attend to.',
-    saliencyTerm: 'Saliency attention', saliencyTag: 'bottom-up · unconscious · non-volitional cue',
-    saliencyDef: 'Bottom-up, unconscious attention. It is driven by a non-volitional cue: the input itself stands out. It leans on the sensory input and can be modelled by a simple fully-connected layer, by max pooling or by a gating mechanism.',
-    partyTerm: 'The cocktail-party effect',
-    partyDef: 'At a noisy cocktail party you can still follow what your friend says and ignore the other voices, despite all the noise (focused attention). Yet if a word that matters to you, such as your name, comes up in the background, you notice it at once (saliency attention).',
-    qkvTerm: 'From the party to query, key and value',
-    qkvDef: 'The attention mechanism usually means focused attention. The volitional cue is called the query Q; attention pooling steers the selection towards the sensory inputs, called the values V. Each value V is paired with a key K, the non-volitional cue. The widgets below compute exactly this, with numbers.',
-    figureTitle: 'The cocktail party: who you listen to',
-    figureFocused: 'Focused (top-down): your goal, “follow my friend”, acts as the query and picks the friend’s voice among the keys; the other voices fade.',
-    figureSaliency: 'Saliency (bottom-up): nobody asked for it, but your name stands out from the background and grabs your attention.',
-    you: 'you', goal: 'query: “follow my friend”', heard: 'noticed!',
-    voiceFriend: 'friend’s voice', voiceMusic: 'music', voiceChatter: 'other guests chatting', voiceName: '“… Alex …” (your name)', voiceGlasses: 'clinking glasses',
-    keys: 'keys', topDown: 'top-down', bottomUp: 'bottom-up',
-    csvConcept: 'concept', csvTermEn: 'term (English)', csvDefEn: 'definition (English)', csvTermZh: 'term (Chinese)', csvDefZh: 'definition (Chinese)',
-  },
-  zh: {
-    title: '注意力的两种类型与鸡尾酒会效应',
-    intro: '在进入数字之前：人的注意力是什么，注意力机制模仿的是其中哪一种。',
-    scene: '图中显示', showFocused: '聚焦式注意力', showSaliency: '显著性注意力',
-    focusedTerm: '聚焦式注意力', focusedTag: '自上而下 · 有意识 · 自主性提示',
-    focusedDef: '自上而下的有意识的注意力，包含自主性提示：由你心中的目标决定关注什么。',
-    saliencyTerm: '显著性注意力', saliencyTag: '自下而上 · 无意识 · 非自主性提示',
-    saliencyDef: '自下而上的无意识的注意力，包含非自主性提示：输入本身足够突出。显著性注意力偏向于感官输入，可以用简单的全连接层，或者是最大汇聚、门控机制进行模拟和实现。',
-    partyTerm: '鸡尾酒会效应',
-    partyDef: '当一个人在吵闹的鸡尾酒会上和朋友聊天时，尽管周围噪音干扰很多，他还是可以听到朋友的谈话内容，而忽略其他人的声音（聚焦式注意力）。同时，如果背景声中有重要的词（比如他的名字），他会马上注意到（显著性注意力）。',
-    qkvTerm: '从酒会到查询、键和值',
-    qkvDef: '注意力机制，通常指的是聚焦式注意力。自主性提示被称为查询 Q（query），通过注意力汇聚将选择引导至感官输入，感官输入被称为值 V（value）。其中，每一个值 V 都和一个键 K（key）配对，作为非自主性提示。下面的组件用真实的数字计算的正是这一过程。',
-    figureTitle: '鸡尾酒会：你在听谁说话',
-    figureFocused: '聚焦式（自上而下）：你的目标“听朋友说话”就是查询，它在各个键中选出朋友的声音；其他声音被忽略。',
-    figureSaliency: '显著性（自下而上）：没有人刻意去找，但你的名字从背景声中凸显出来，立刻吸引了你的注意。',
-    you: '你', goal: '查询：“听朋友说话”', heard: '注意到了！',
-    voiceFriend: '朋友的声音', voiceMusic: '音乐', voiceChatter: '其他客人的闲聊', voiceName: '“……小明……”（你的名字）', voiceGlasses: '碰杯声',
-    keys: '键', topDown: '自上而下', bottomUp: '自下而上',
-    csvConcept: '概念', csvTermEn: '术语（英文）', csvDefEn: '定义（英文）', csvTermZh: '术语（中文）', csvDefZh: '定义（中文）',
-  },
-};
 
 export const defaults = { scene: 'focused' };
 
@@ -71,20 +29,19 @@ export function build(body, { t }) {
   const card = (id) => {
     const box = element('section', 'cc-card');
     box.dataset.concept = id;
-    box.append(element('h3', 'cc-term', t(`${id}Term`)), element('p', 'cc-tag', t(`${id}Tag`)), element('p', 'cc-def', t(`${id}Def`)));
+    box.append(element('h3', 'cc-term', t.rich(`${id}Term`)), element('p', 'cc-tag', t.rich(`${id}Tag`)), element('p', 'cc-def', t.rich(`${id}Def`)));
     cards.append(box);
     return box;
   };
   const focused = card('focused'), saliency = card('saliency');
   const figure = element('figure', 'cc-figure');
   const picture = element('div', 'cc-picture');
-  const caption = element('figcaption', 'cc-caption');
-  caption.setAttribute('aria-live', 'polite');
+  const caption = liveElement('figcaption', 'cc-caption');
   figure.append(picture, caption);
   const text = (id) => {
     const box = element('section', 'cc-text');
     box.dataset.concept = id;
-    box.append(element('h3', 'cc-term', t(`${id}Term`)), element('p', 'cc-def', t(`${id}Def`)));
+    box.append(element('h3', 'cc-term', t.rich(`${id}Term`)), element('p', 'cc-def', t.rich(`${id}Def`)));
     return box;
   };
   body.append(cards, text('party'), figure, text('qkv'));
@@ -171,11 +128,11 @@ export function render(view, data, state, { t }) {
   view.saliency.classList.toggle('is-active', data.scene === 'saliency');
   // both layouts; the style sheet shows the one that fits the screen
   view.picture.replaceChildren(diagram(data.scene, t), diagram(data.scene, t, { compact: true }));
-  view.caption.textContent = t(data.scene === 'focused' ? 'figureFocused' : 'figureSaliency');
+  view.caption.replaceChildren(t.rich(data.scene === 'focused' ? 'figureFocused' : 'figureSaliency'));
 }
 
 export function exports(data, state, t) {
-  const en = (key) => strings.en[key], zh = (key) => strings.zh[key];
+  const en = (key) => message('en', name, key), zh = (key) => message('zh', name, key);
   return {
     visual: () => diagram(data.scene, t),
     csv: () => ({

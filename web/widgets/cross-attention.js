@@ -3,7 +3,7 @@
 // keys and values from the source, so the map is rectangular: one row per
 // target word, one column per source word. Beside it, self-attention of the
 // target, where Q, K and V all come from the target: same queries, other keys.
-import { element } from '../dom.js';
+import { element, liveElement } from '../dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { composite } from '../render/compose.js';
@@ -21,57 +21,6 @@ const PAIRS = [
   { label: 'pairAttention', source: 'sourceAttention', target: 'targetAttention' },
   { label: 'pairBack', source: 'targetDream', target: 'sourceDream' },
 ];
-
-const pairStrings = {
-  sourceDream: 'i have a dream', targetDream: '我有一个梦想',
-  sourceThinking: 'Thinking Machines', targetThinking: '思考的机器',
-  sourceAttention: 'attention is all you need', targetAttention: '注意力就是你所需要的一切',
-};
-
-export const strings = {
-  en: {
-    ...pairStrings,
-    title: 'Cross-attention: one sentence asks, another answers',
-    intro: 'In self-attention Q, K and V come from the same sentence. In cross-attention, as in a translator’s decoder, the queries come from the sentence being written (the target) while the keys and the values come from the source sentence.',
-    source: 'Source sentence (gives K and V)', target: 'Target sentence (gives Q)',
-    mode: 'Show', both: 'Both', cross: 'Cross-attention', self: 'Self-attention (target)',
-    dK: 'Width d_k of Q and K', seed: 'Random projections (seed)',
-    pairs: 'Example pairs', pairDream: 'i have a dream ↔ 我有一个梦想', pairThinking: 'Thinking Machines ↔ 思考的机器',
-    pairAttention: 'attention is all you need ↔ 注意力就是你所需要的一切', pairBack: '我有一个梦想 ↔ i have a dream',
-    explain: 'K and V come from the same source, Q from another sentence: each target word (a row) asks which source words (the columns) it needs, and gets back a mix of their values.',
-    crossTitle: 'Cross-attention: rows = target words (Q), columns = source words (K, V)',
-    selfTitle: 'Self-attention of the target: Q, K and V all from the target',
-    crossShape: 'Q {qr} × {qc} from the target; K {kr} × {kc} and V {vr} × {vc} from the source → map {ar} × {ac}, output {or} × {oc}',
-    selfShape: 'Q {qr} × {qc}, K {kr} × {kc}, V {vr} × {vc}, all from the target → map {ar} × {ac}, output {or} × {oc}',
-    sameQueries: 'Both maps use the same queries (same target words, same W^Q): only where K and V come from has changed.',
-    mapTitle: '{kind}: “{target}” attending to “{memory}”',
-    cellLabel: '{q} → {k}: weight {w}', weights: 'weights',
-    selected: '{kind}: “{q}” → “{k}”',
-    dot: 'q·k', scaled: 'scaled q·k / √{d}', weight: 'weight (softmax of the row)',
-    csvMap: 'map', csvQuery: 'query (target)',
-  },
-  zh: {
-    ...pairStrings,
-    title: '交叉注意力：一个句子提问，另一个句子回答',
-    intro: '在自注意力中，Q、K、V 来自同一个句子。在交叉注意力中（比如翻译模型的解码器），查询来自正在生成的句子（目标句），而键和值来自源句。',
-    source: '源句（提供 K 和 V）', target: '目标句（提供 Q）',
-    mode: '显示', both: '两者对比', cross: '交叉注意力', self: '自注意力（目标句）',
-    dK: 'Q 和 K 的维度 d_k', seed: '随机投影（种子）',
-    pairs: '示例句对', pairDream: 'i have a dream ↔ 我有一个梦想', pairThinking: 'Thinking Machines ↔ 思考的机器',
-    pairAttention: 'attention is all you need ↔ 注意力就是你所需要的一切', pairBack: '我有一个梦想 ↔ i have a dream',
-    explain: 'K 和 V 同源，Q 与 K、V 不同源：目标句的每个词（一行）询问需要源句中的哪些词（各列），得到这些词的值的加权混合。',
-    crossTitle: '交叉注意力：行 = 目标句的词（Q），列 = 源句的词（K、V）',
-    selfTitle: '目标句的自注意力：Q、K、V 都来自目标句',
-    crossShape: 'Q {qr} × {qc} 来自目标句；K {kr} × {kc} 和 V {vr} × {vc} 来自源句 → 注意力图 {ar} × {ac}，输出 {or} × {oc}',
-    selfShape: 'Q {qr} × {qc}、K {kr} × {kc}、V {vr} × {vc} 都来自目标句 → 注意力图 {ar} × {ac}，输出 {or} × {oc}',
-    sameQueries: '两张图的查询完全相同（同样的目标词、同样的 W^Q）：变的只是 K 和 V 的来源。',
-    mapTitle: '{kind}：“{target}”关注“{memory}”',
-    cellLabel: '{q} → {k}：权重 {w}', weights: '权重',
-    selected: '{kind}：“{q}” → “{k}”',
-    dot: 'q·k', scaled: '缩放后 q·k / √{d}', weight: '权重（该行的 softmax）',
-    csvMap: '注意力图', csvQuery: '查询（目标句）',
-  },
-};
 
 export const defaults = { source: 'i have a dream', target: '我有一个梦想', mode: 'both', dK: '16', seed: 1, map: 'cross', row: 0, col: 0 };
 
@@ -124,20 +73,19 @@ export function build(body, { t, setState }) {
   const pairs = element('div', 'presets ca-pairs');
   pairs.setAttribute('role', 'group');
   pairs.setAttribute('aria-label', t('pairs'));
-  pairs.append(element('span', 'ca-pairs-label', t('pairs')));
+  pairs.append(element('span', 'ca-pairs-label', t.rich('pairs')));
   for (const pair of PAIRS) {
-    const button = element('button', 'preset', t(pair.label));
+    const button = element('button', 'preset', t.rich(pair.label));
     button.type = 'button';
     button.addEventListener('click', () => setState({ source: t(pair.source), target: t(pair.target) }));
     pairs.append(button);
   }
-  const explain = element('p', 'ca-explain', t('explain'));
+  const explain = element('p', 'ca-explain', t.rich('explain'));
   const maps = element('div', 'ca-maps');
   const mapsLegend = element('div', 'ca-legend');
-  const same = element('p', 'muted ca-same', t('sameQueries'));
-  const details = element('div', 'cell-details');
-  details.setAttribute('aria-live', 'polite');
-  body.append(pairs, explain, maps, mapsLegend, same, details, element('p', 'illustrative', t('illustrative')));
+  const same = element('p', 'muted ca-same', t.rich('sameQueries'));
+  const details = liveElement('div', 'cell-details');
+  body.append(pairs, explain, maps, mapsLegend, same, details, element('p', 'illustrative', t.rich('illustrative')));
   return { maps, mapsLegend, same, details };
 }
 
@@ -150,10 +98,10 @@ function showCell(view, data, kind, i, j, t) {
     const item = element('div', `step step-${key}`);
     const dd = element('dd', '', value);
     dd.dataset.field = key;
-    item.append(element('dt', '', t(key, { d: data.dK })), dd);
+    item.append(element('dt', '', t.rich(key, { d: data.dK })), dd);
     list.append(item);
   }
-  view.details.replaceChildren(element('h4', 'steps-title', t('selected', { kind: t(kind), q: data.target[i], k: columnsOf(data, kind)[j] })), list);
+  view.details.replaceChildren(element('h3', 'steps-title', t.rich('selected', { kind: t(kind), q: data.target[i], k: columnsOf(data, kind)[j] })), list);
 }
 
 function shapeText(r, kind, t) {
@@ -179,7 +127,7 @@ export function render(view, data, state, ctx) {
     drawn.push({ kind, element: map.element });
     const figure = element('figure', `ca-map ca-${kind}`);
     const caption = element('figcaption', 'ca-caption');
-    caption.append(element('strong', '', t(`${kind}Title`)), element('span', 'ca-shape', shapeText(data[kind], kind, t)));
+    caption.append(element('strong', '', t.rich(`${kind}Title`)), element('span', 'ca-shape', shapeText(data[kind], kind, t)));
     figure.append(caption, map.element);
     return figure;
   }));

@@ -5,12 +5,11 @@
 // scaled scores with −∞ where masked, before softmax; right, the weights after
 // softmax: 0 where masked, the remaining weights renormalised so each row
 // still sums to 1. A row with every key masked is all 0 (never 0/0, NaN).
-import { element } from '../dom.js';
-import { mergeStrings } from '../i18n.js';
+import { element, liveElement } from '../dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { composite } from '../render/compose.js';
-import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
+import { SENTENCE_PRESETS } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
 
 export const name = 'masking';
@@ -21,51 +20,6 @@ const D_K = 8;     // width of Q and K
 const SEED = 1;
 // the quiz: the causal mask on the article's sentence
 const QUIZ_TOKENS = ['i', 'have', 'a', 'dream'];
-
-export const strings = mergeStrings(sentenceStrings, {
-  en: {
-    title: 'Masking: padding and the causal mask',
-    intro: 'After scaling and before softmax, a mask sets the scores of forbidden keys to −∞, so that softmax gives them weight 0 and shares the whole weight among the others. Padding masks hide the filler after the end of a shorter sentence; the causal mask stops a decoder from looking at words it has not produced yet.',
-    sentence: 'Sentence', causal: 'Causal mask (no looking ahead)',
-    presetPadded: 'i have a dream PAD PAD', labelPadded: '“i have a dream” + 2 padding',
-    validLength: 'Valid length: keys after it are padding', validOf: '{v} of {n}',
-    tokensLabel: 'The sentence: valid words and padding', padding: 'padding', valid: 'valid',
-    before: 'Before softmax: scaled scores, −∞ where masked', after: 'After softmax: weights, 0 where masked',
-    beforeTitle: 'Masked scaled scores of “{sentence}”', afterTitle: 'Masked attention weights of “{sentence}”',
-    scores: 'scaled score', weights: 'weights',
-    exportBefore: 'Before softmax (−∞ = masked)', exportAfter: 'After softmax (weights)',
-    rowSums: 'Row sums of the weights', rowSum: 'Σ {q} = {s}', rowEmpty: 'Σ {q} = 0: every key masked',
-    emptyRows: 'Rows that are all 0: {words}. Every key of these rows is masked, so softmax has nothing to share: the core returns zeros instead of dividing 0 by 0 (in a real model these rows are ignored).',
-    cellAllowed: '“{q}” → “{k}”: scaled score {s}, weight {w}',
-    cellPadding: '“{q}” → “{k}”: masked (padding), score −∞, weight 0',
-    cellFuture: '“{q}” → “{k}”: masked (a later word), score −∞, weight 0',
-    cellBoth: '“{q}” → “{k}”: masked (a later word and padding), score −∞, weight 0',
-    quizQuestion: 'In “i have a dream”, with the causal mask, how many keys can the 3rd word, “a”, see?',
-    quizAll: '4: all of them',
-    quizExplain: 'The core’s causal mask lets “a” see {count} keys: {keys}. A word sees itself and the words before it, never the words after.',
-  },
-  zh: {
-    title: '掩码：填充掩码与因果掩码',
-    intro: '在缩放之后、softmax 之前，掩码把不允许关注的键的得分设为 −∞，于是 softmax 给它们的权重为 0，全部权重分给其余的键。填充掩码遮住短句末尾补齐的位置；因果掩码让解码器看不到尚未生成的词。',
-    sentence: '句子', causal: '因果掩码（不能看后文）',
-    presetPadded: 'i have a dream PAD PAD', labelPadded: '“i have a dream” + 2 个填充',
-    validLength: '有效长度：其后的键都是填充', validOf: '{n} 个中的 {v} 个',
-    tokensLabel: '句子：有效词与填充', padding: '填充', valid: '有效',
-    before: 'softmax 之前：缩放后的得分，被遮住处为 −∞', after: 'softmax 之后：权重，被遮住处为 0',
-    beforeTitle: '“{sentence}”加掩码后的缩放得分', afterTitle: '“{sentence}”加掩码后的注意力权重',
-    scores: '缩放得分', weights: '权重',
-    exportBefore: 'softmax 之前（−∞ = 被遮住）', exportAfter: 'softmax 之后（权重）',
-    rowSums: '每行权重之和', rowSum: 'Σ {q} = {s}', rowEmpty: 'Σ {q} = 0：所有键都被遮住',
-    emptyRows: '全为 0 的行：{words}。这些行的每个键都被遮住，softmax 没有可分配的对象：计算核心返回 0，而不是去计算 0 除以 0（实际模型会忽略这些行）。',
-    cellAllowed: '“{q}” → “{k}”：缩放得分 {s}，权重 {w}',
-    cellPadding: '“{q}” → “{k}”：被遮住（填充），得分 −∞，权重 0',
-    cellFuture: '“{q}” → “{k}”：被遮住（后面的词），得分 −∞，权重 0',
-    cellBoth: '“{q}” → “{k}”：被遮住（后面的词且是填充），得分 −∞，权重 0',
-    quizQuestion: '在“i have a dream”中加因果掩码，第 3 个词“a”能看到几个键？',
-    quizAll: '4：全部',
-    quizExplain: '计算核心的因果掩码让“a”看到 {count} 个键：{keys}。每个词能看到自己和前面的词，永远看不到后面的词。',
-  },
-});
 
 const PRESETS = [{ value: 'presetPadded', label: 'labelPadded' }, ...SENTENCE_PRESETS];
 
@@ -87,14 +41,14 @@ export function compute(att, state, t) {
   const masks = { causal: state.causal, validLength };
   const X = att.embedTokens({ tokens, d: D_IN, seed: SEED });
   const r = att.selfAttention({ input: X, dK: D_K, seed: SEED, ...masks });
-  // the row sums of the weights, by the core: A · (1, ..., 1)ᵀ
-  const ones = att.attention({ query: r.Q, key: r.K, value: { rows: n, cols: 1, data: new Float32Array(n).fill(1) }, ...masks });
+  // the row sums of the weights, by the core
+  const rowSums = att.rowSums(r.weights);
   // the quiz: the causal mask on "i have a dream"
   const quizX = att.embedTokens({ tokens: QUIZ_TOKENS, d: D_IN, seed: SEED });
   const quizMask = att.selfAttention({ input: quizX, dK: D_K, seed: SEED, causal: true }).mask;
   return {
     tokens, n, validLength, causal: state.causal,
-    scaled: r.scaled, masked: r.masked, mask: r.mask, weights: r.weights, rowSums: Array.from(ones.output.data),
+    scaled: r.scaled, masked: r.masked, mask: r.mask, weights: r.weights, rowSums: Array.from(rowSums),
     quizRow: Array.from(quizMask.subarray(2 * QUIZ_TOKENS.length, 3 * QUIZ_TOKENS.length)),
   };
 }
@@ -103,7 +57,7 @@ export function build(body, ctx) {
   const { t } = ctx;
   // the valid-length slider: its maximum follows the sentence
   const padBox = element('div', 'mask-valid');
-  const label = element('label', 'control-label', t('validLength'));
+  const label = element('label', 'control-label', t.rich('validLength'));
   const input = element('input');
   const id = `mask-valid-${Math.random().toString(36).slice(2)}`;
   Object.assign(input, { type: 'range', id, min: 0, max: MAX_WORDS, step: 1, name: 'validLength' });
@@ -118,7 +72,7 @@ export function build(body, ctx) {
 
   const panel = (title) => {
     const figure = element('figure', 'mask-panel');
-    const caption = element('figcaption', 'mask-caption', t(title));
+    const caption = element('figcaption', 'mask-caption', t.rich(title));
     const map = element('div', 'mask-map');
     figure.append(caption, map);
     return { figure, map };
@@ -129,11 +83,10 @@ export function build(body, ctx) {
   after.figure.append(sums);
   const figures = element('div', 'mask-figures');
   figures.append(before.figure, after.figure);
-  const details = element('p', 'mask-details');
-  details.setAttribute('aria-live', 'polite');
+  const details = liveElement('p', 'mask-details');
   const empty = element('p', 'mask-empty');
   empty.setAttribute('role', 'note');
-  body.append(padBox, tokens, figures, details, empty, element('p', 'illustrative', t('illustrative')));
+  body.append(padBox, tokens, figures, details, empty, element('p', 'illustrative', t.rich('illustrative')));
   return { input, output, tokens, before: before.map, after: after.map, sums, details, empty };
 }
 

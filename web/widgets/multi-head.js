@@ -3,13 +3,12 @@
 // draws its own map; the head outputs Z_h (n × d_model/h) are concatenated
 // back to n × d_model and mixed by W^O. The shapes are printed from the core's
 // matrices; focusing any cell shows its number.
-import { element } from '../dom.js';
-import { mergeStrings } from '../i18n.js';
+import { element, liveElement } from '../dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { composite } from '../render/compose.js';
 import { svg } from '../render/svg.js';
-import { SENTENCE_PRESETS, sentenceStrings } from '../sentences.js';
+import { SENTENCE_PRESETS } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
 
 export const name = 'multi-head';
@@ -17,63 +16,6 @@ export const name = 'multi-head';
 // the width of the word vectors and of the model: heads must divide it
 const D_MODEL = 32;
 const HEADS = ['1', '2', '4', '8'];
-
-export const strings = mergeStrings(sentenceStrings, {
-  en: {
-    title: 'Multi-head attention: several maps at once',
-    intro: 'One head gives one map. With h heads, Q, K and V are cut into h slices of width d_model/h; each head attends with its own slice and draws its own map. The heads’ outputs are put side by side (concatenated) and mixed by one more matrix, W^O.',
-    sentence: 'Sentence', heads: 'Heads h (d_model = 32)', seed: 'Random projections (seed)',
-    mapsTitle: 'One attention map per head', head: 'Head {h}',
-    headCaption: 'Head {h}: A{sub}, {rows} × {cols}',
-    mapsFormula: 'Each head h: A_h = softmax(Q_h K_hᵀ / √{dh}), from its own slices of width d_model/h = {dh}.',
-    headMapTitle: 'Attention weights of head {h} for “{sentence}”',
-    headCell: 'head {h}, {q} → {k}: weight {w}',
-    concatTitle: 'The heads’ outputs, concatenated',
-    concatCaption: 'Concat(Z₁ … Z{last}) = [Z₁ | … | Z{last}]: {rows} × {cols}; each Z_h = A_h V_h is {rows} × {dh}',
-    concatCell: '{q}, column {c} (head {h}, its column {k}): {v}',
-    outputTitle: 'The output after W^O',
-    outputCaption: 'Output = Concat · W^O, with W^O {wr} × {wc}: {rows} × {cols}',
-    outputCell: '{q}, column {c}: {v}',
-    shapes: 'Shapes',
-    shapeQkv: 'Q, K, V = X·W^Q, X·W^K, X·W^V: {rows} × {cols} each, cut into {h} slices of {rows} × {dh}',
-    shapeHead: 'per head: Q_h, K_h, V_h {rows} × {dh} → map A_h {n} × {n} → Z_h = A_h V_h {rows} × {dh}',
-    shapeConcat: 'concatenated: {h} × ({rows} × {dh}) → {rows} × {cols}',
-    shapeOutput: 'after W^O ({wr} × {wc}): {rows} × {cols}, the width the next layer expects',
-    selectedMap: 'Head {h}: “{q}” → “{k}”',
-    selectedConcat: 'Concat, row “{q}”, column {c}: head {h}’s output Z_{h}, its column {k}',
-    selectedOutput: 'Output, row “{q}”, column {c}: row “{q}” of Concat times column {c} of W^O',
-    dot: 'q·k (slices of width {dh})', weight: 'weight', scaled: 'scaled q·k / √{dh}', value: 'value', scale: 'scale 1/√(d_model/h)',
-    weights: 'weights', values: 'values',
-    csvMatrix: 'matrix', csvRow: 'row', csvHead: 'head {h} weights', csvConcat: 'concat', csvOutput: 'output',
-  },
-  zh: {
-    title: '多头注意力：同时画出几张注意力图',
-    intro: '一个头给出一张图。有 h 个头时，Q、K、V 被切成 h 份，每份宽 d_model/h；每个头用自己那一份计算注意力，画出自己的图。各头的输出并排拼接（concat），再乘以一个矩阵 W^O 融合。',
-    sentence: '句子', heads: '头数 h（d_model = 32）', seed: '随机投影（种子）',
-    mapsTitle: '每个头一张注意力图', head: '第 {h} 个头',
-    headCaption: '第 {h} 个头：A{sub}，{rows} × {cols}',
-    mapsFormula: '每个头 h：A_h = softmax(Q_h K_hᵀ / √{dh})，用它自己那一份宽 d_model/h = {dh} 的切片。',
-    headMapTitle: '第 {h} 个头对“{sentence}”的注意力权重',
-    headCell: '第 {h} 个头，{q} → {k}：权重 {w}',
-    concatTitle: '各头的输出，拼接在一起',
-    concatCaption: 'Concat(Z₁ … Z{last}) = [Z₁ | … | Z{last}]：{rows} × {cols}；每个 Z_h = A_h V_h 为 {rows} × {dh}',
-    concatCell: '{q}，第 {c} 列（第 {h} 个头的第 {k} 列）：{v}',
-    outputTitle: '乘以 W^O 之后的输出',
-    outputCaption: '输出 = Concat · W^O，W^O 为 {wr} × {wc}：{rows} × {cols}',
-    outputCell: '{q}，第 {c} 列：{v}',
-    shapes: '形状',
-    shapeQkv: 'Q、K、V = X·W^Q、X·W^K、X·W^V：各为 {rows} × {cols}，切成 {h} 份，每份 {rows} × {dh}',
-    shapeHead: '每个头：Q_h、K_h、V_h 为 {rows} × {dh} → 注意力图 A_h 为 {n} × {n} → Z_h = A_h V_h 为 {rows} × {dh}',
-    shapeConcat: '拼接：{h} × ({rows} × {dh}) → {rows} × {cols}',
-    shapeOutput: '乘以 W^O（{wr} × {wc}）之后：{rows} × {cols}，正是下一层需要的宽度',
-    selectedMap: '第 {h} 个头：“{q}” → “{k}”',
-    selectedConcat: 'Concat，“{q}”行，第 {c} 列：第 {h} 个头的输出 Z_{h} 的第 {k} 列',
-    selectedOutput: '输出，“{q}”行，第 {c} 列：Concat 的“{q}”行乘以 W^O 的第 {c} 列',
-    dot: 'q·k（宽 {dh} 的切片）', weight: '权重', scaled: '缩放后 q·k / √{dh}', value: '数值', scale: '缩放因子 1/√(d_model/h)',
-    weights: '权重', values: '数值',
-    csvMatrix: '矩阵', csvRow: '行', csvHead: '第 {h} 个头的权重', csvConcat: '拼接', csvOutput: '输出',
-  },
-});
 
 export const defaults = { sentence: 'i have a dream', heads: '4', seed: 1, part: 'map', head: 0, row: 0, col: 0 };
 
@@ -87,9 +29,6 @@ export const controls = [
   { key: 'row', type: 'range', min: 0, max: 63, step: 1, hidden: true },
   { key: 'col', type: 'range', min: 0, max: 63, step: 1, hidden: true },
 ];
-
-const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
-const sub = (k) => String(k).replace(/\d/g, (c) => SUBSCRIPTS[c]);
 
 // Word vectors of width 32, then h-head self-attention: every number from the core.
 export function compute(att, state, t) {
@@ -134,7 +73,7 @@ function headMap(data, h, t, selected, onCell) {
 function concatMap(data, t, range, selected, onCell) {
   const dh = data.dHead;
   // a label over the first column of each head's block
-  const colLabels = Array.from({ length: data.dModel }, (_, c) => (c % dh === 0 ? `Z${c / dh + 1}` : ''));
+  const colLabels = Array.from({ length: data.dModel }, (_, c) => (c % dh === 0 ? t('concatColumn', { h: c / dh + 1 }) : ''));
   const map = heatmap({
     rowLabels: data.tokens, colLabels, values: data.concat.data, min: -range, max: range, digits: 2,
     title: t('concatTitle'), selected, onCell,
@@ -162,17 +101,16 @@ function outputMap(data, t, range, selected, onCell) {
 export function build(body, { t }) {
   const shapes = element('ul', 'mh-shapes');
   const shapesBox = element('div', 'mh-shapes-box');
-  shapesBox.append(element('h3', 'mh-heading', t('shapes')), shapes);
+  shapesBox.append(element('h3', 'mh-heading', t.rich('shapes')), shapes);
   const maps = element('div', 'mh-maps');
   const mapsBox = element('section', 'mh-part');
   const mapsLegend = element('div', 'mh-legend');
   const mapsFormula = element('p', 'mh-formula');
-  mapsBox.append(element('h3', 'mh-heading', t('mapsTitle')), mapsFormula, maps, mapsLegend);
+  mapsBox.append(element('h3', 'mh-heading', t.rich('mapsTitle')), mapsFormula, maps, mapsLegend);
   const concat = element('figure', 'mh-figure');
   const output = element('figure', 'mh-figure');
-  const details = element('div', 'cell-details mh-details');
-  details.setAttribute('aria-live', 'polite');
-  const note = element('p', 'illustrative', t('illustrative'));
+  const details = liveElement('div', 'cell-details mh-details');
+  const note = element('p', 'illustrative', t.rich('illustrative'));
   body.append(shapesBox, mapsBox, details, concat, output, note);
   return { shapes, mapsFormula, maps, mapsLegend, concat, output, details };
 }
@@ -184,14 +122,14 @@ function showDetails(view, data, sel, t) {
   if (part === 'map') {
     const H = data.heads[head];
     const at = (m) => m.data[row * data.n + col];
-    title = t('selectedMap', { h: head + 1, q, k: data.tokens[col] });
+    title = t.rich('selectedMap', { h: head + 1, q, k: data.tokens[col] });
     items = [['dot', formatNumber(at(H.scores), { digits: 3 })], ['scale', formatNumber(H.scale, { digits: 4 })],
       ['scaled', formatNumber(at(H.scaled), { digits: 3 })], ['weight', formatNumber(at(H.weights), { digits: 4 })]];
   } else {
     const m = part === 'concat' ? data.concat : data.output;
     title = part === 'concat'
-      ? t('selectedConcat', { q, c: col + 1, h: Math.floor(col / data.dHead) + 1, k: (col % data.dHead) + 1 })
-      : t('selectedOutput', { q, c: col + 1 });
+      ? t.rich('selectedConcat', { q, c: col + 1, h: Math.floor(col / data.dHead) + 1, k: (col % data.dHead) + 1 })
+      : t.rich('selectedOutput', { q, c: col + 1 });
     items = [['value', formatNumber(m.data[row * data.dModel + col], { digits: 4 })]];
   }
   const list = element('dl', 'steps');
@@ -199,7 +137,7 @@ function showDetails(view, data, sel, t) {
     const item = element('div', `step step-${key}`);
     const dd = element('dd', '', value);
     dd.dataset.field = key;
-    item.append(element('dt', '', t(key, { dh: data.dHead })), dd);
+    item.append(element('dt', '', t.rich(key, { dh: data.dHead })), dd);
     list.append(item);
   }
   view.details.replaceChildren(element('h4', 'steps-title', title), list);
@@ -217,7 +155,7 @@ export function render(view, data, state, ctx) {
   const { t } = ctx;
   const sel = selection(data, state);
   const sizes = { rows: data.Q.rows, cols: data.Q.cols, h: data.h, dh: data.dHead, n: data.n, wr: data.Wo.rows, wc: data.Wo.cols };
-  view.shapes.replaceChildren(...['shapeQkv', 'shapeHead', 'shapeConcat', 'shapeOutput'].map((key) => element('li', '', t(key, sizes))));
+  view.shapes.replaceChildren(...['shapeQkv', 'shapeHead', 'shapeConcat', 'shapeOutput'].map((key) => element('li', '', t.rich(key, sizes))));
 
   // every map and matrix: focusing a cell selects it (and only it) and shows its numbers
   const all = [];
@@ -234,19 +172,19 @@ export function render(view, data, state, ctx) {
     const map = headMap(data, h, t, selectedIn('map', h) ?? [0, 0], pick('map', h));
     all.push({ part: 'map', head: h, element: map.element });
     const figure = element('figure', 'mh-head');
-    figure.append(element('figcaption', 'mh-caption', t('headCaption', { h: h + 1, sub: sub(h + 1), dh: data.dHead,
+    figure.append(element('figcaption', 'mh-caption', t.rich('headCaption', { h: h + 1, dh: data.dHead,
       rows: H.weights.rows, cols: H.weights.cols })), map.element);
     return figure;
   }));
-  view.mapsFormula.textContent = t('mapsFormula', { dh: data.dHead });
+  view.mapsFormula.replaceChildren(t.rich('mapsFormula', { dh: data.dHead }));
   view.mapsLegend.replaceChildren(legend({ min: 0, max: 1, label: t('weights') }));
 
   const cRange = signedRange(data.concat), oRange = signedRange(data.output);
   const concat = concatMap(data, t, cRange, selectedIn('concat') ?? [0, 0], pick('concat', 0));
   const output = outputMap(data, t, oRange, selectedIn('output') ?? [0, 0], pick('output', 0));
   all.push({ part: 'concat', head: 0, element: concat.element }, { part: 'output', head: 0, element: output.element });
-  figureOf(view.concat, t('concatTitle'), t('concatCaption', { ...sizes, rows: data.concat.rows, cols: data.concat.cols, last: sub(data.h) }), concat, cRange, t('values'));
-  figureOf(view.output, t('outputTitle'), t('outputCaption', { ...sizes, rows: data.output.rows, cols: data.output.cols }), output, oRange, t('values'));
+  figureOf(view.concat, t.rich('concatTitle'), t.rich('concatCaption', { ...sizes, rows: data.concat.rows, cols: data.concat.cols, last: data.h }), concat, cRange, t('values'));
+  figureOf(view.output, t.rich('outputTitle'), t.rich('outputCaption', { ...sizes, rows: data.output.rows, cols: data.output.cols }), output, oRange, t('values'));
   // only the selected cell carries the ring
   for (const item of all) {
     if (item.part !== sel.part || (item.part === 'map' && item.head !== sel.head)) item.element.querySelector('.is-selected')?.classList.remove('is-selected');

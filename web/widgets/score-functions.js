@@ -6,14 +6,13 @@
 // against every key; concat's rows are all equal: its query term is the same
 // for every key, so softmax cancels it. With d_q ≠ d_k the dot product is
 // undefined and its card shows the core's own error message.
-import { element } from '../dom.js';
-import { mergeStrings } from '../i18n.js';
+import { element, liveElement } from '../dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { heatmap } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
+import { headerCell, headerRow } from '../render/table.js';
 import { svg, textWidth } from '../render/svg.js';
-import { sentenceStrings } from '../sentences.js';
 import { sentenceTokens } from '../text.js';
 
 export const name = 'score-functions';
@@ -22,68 +21,6 @@ const SCORES = ['dot', 'general', 'concat', 'additive'];
 const MAX_WORDS = 10;
 // the word vectors stay put when the parameter seed changes: only F is re-drawn
 const VECTOR_SEED = 3;
-
-export const strings = mergeStrings(sentenceStrings, {
-  en: {
-    title: 'Four score functions, one query',
-    intro: 'A score function F(q, k) says how well query q matches key k; softmax turns the scores of one query into weights. Here the four functions of the article score the same query against the same keys. The dot product has no learned parameters; the other three do (drawn at random from the seed: re-draw them with the slider).',
-    sentence: 'Words (the keys, and the queries to choose from)', dQ: 'Width d_q of the query', dK: 'Width d_k of the keys',
-    seed: 'Learned parameters (seed)',
-    presetCat: 'the cat sat on the mat', labelCat: '“the cat sat on the mat”',
-    queryPick: 'Query q', queryPickHelp: 'Choose the query word:',
-    weightsNote: 'Weights = softmax of the scores, with no 1/√d scaling here (that is the next section).',
-    dotName: 'Dot product', generalName: 'General (bilinear)', concatName: 'Concat', additiveName: 'Additive (perceptron)',
-    dotNote: 'No learned parameters: it only measures how much q and k point the same way, so q and k need the same width.',
-    generalNote: 'Learned W (d_q × d_k): it decides which dimensions of q should match which of k; the widths may differ.',
-    concatNote: 'Learned w = [w_q; w_k]: the score is w_qᵀq + w_kᵀk. The query term is the same for every key and softmax cancels it, so every query ranks the keys the same way.',
-    additiveNote: 'Learned W, U and v: a small neural network with one hidden layer; the usual choice when d_q ≠ d_k.',
-    dotUnavailable: 'Not defined for d_q = {dq} and d_k = {dk}: qᵀk needs vectors of the same width. The core says:',
-    queryTerm: 'Query term w_qᵀq = {value} for every key: added to each score, it cancels in softmax.',
-    params: 'Learned parameters', noParams: 'none',
-    colKey: 'Key k', colScore: 'Score', colWeight: 'Weight',
-    tableCaption: '{name}: score and weight of each key for the query “{q}”',
-    weightOf: 'weight of “{k}”: {w}',
-    mapCaption: 'Weights of every query word (rows) over the keys (columns)',
-    mapTitle: '{name}: weights, query words × keys',
-    cellLabel: '{q} → {k}: weight {w}',
-    cellInfo: '“{q}” → “{k}”: score {s}, weight {w}',
-    allMaps: 'Weights of every query (rows) over the keys (columns) for each score function',
-    matrixCaption: '{name} ({rows} × {cols})',
-  },
-  zh: {
-    title: '四种评分函数，同一个查询',
-    intro: '评分函数 F(q, k) 衡量查询 q 与键 k 的匹配程度；softmax 把同一查询的得分变成权重。这里文章中的四种函数对同一个查询和同一组键打分。点积没有可学习参数；其余三种有（由种子随机生成：拖动滑块重新生成）。',
-    sentence: '词（作为键，也可从中选查询）', dQ: '查询的维度 d_q', dK: '键的维度 d_k',
-    seed: '可学习参数（种子）',
-    presetCat: 'the cat sat on the mat', labelCat: '“the cat sat on the mat”',
-    queryPick: '查询 q', queryPickHelp: '选择查询词：',
-    weightsNote: '权重 = 得分的 softmax，这里不除以 √d（缩放见下一节）。',
-    dotName: '点积', generalName: '权重（双线性）', concatName: '拼接权重', additiveName: '加性模型（感知器）',
-    dotNote: '没有可学习参数：只衡量 q 与 k 方向是否一致，所以 q 和 k 必须长度相同。',
-    generalNote: '可学习的 W（d_q × d_k）：决定 q 的哪些维度与 k 的哪些维度相匹配；两者长度可以不同。',
-    concatNote: '可学习的 w = [w_q; w_k]：得分是 w_qᵀq + w_kᵀk。查询项对每个键都相同，会被 softmax 消去，所以每个查询对键的排序都一样。',
-    additiveNote: '可学习的 W、U 和 v：一个只有一层隐藏层的小神经网络；当 d_q ≠ d_k 时的常用选择。',
-    dotUnavailable: 'd_q = {dq}、d_k = {dk} 时无定义：qᵀk 要求两个向量长度相同。核心的报错：',
-    queryTerm: '查询项 w_qᵀq = {value}，对每个键都一样：它加到每个得分上，在 softmax 中被消去。',
-    params: '可学习参数', noParams: '无',
-    colKey: '键 k', colScore: '得分', colWeight: '权重',
-    tableCaption: '{name}：查询“{q}”对每个键的得分和权重',
-    weightOf: '“{k}”的权重：{w}',
-    mapCaption: '每个查询词（行）对各键（列）的权重',
-    mapTitle: '{name}：权重，查询词 × 键',
-    cellLabel: '{q} → {k}：权重 {w}',
-    cellInfo: '“{q}” → “{k}”：得分 {s}，权重 {w}',
-    allMaps: '每种评分函数下，每个查询（行）对各键（列）的权重',
-    matrixCaption: '{name}（{rows} × {cols}）',
-  },
-});
-
-const FORMULAS = {
-  dot: 'F(q, k) = qᵀk',
-  general: 'F(q, k) = qᵀW k',
-  concat: 'F(q, k) = wᵀ[q; k]',
-  additive: 'F(q, k) = vᵀtanh(Wq + Uk)',
-};
 
 const PRESETS = [
   { value: 'presetDream', label: 'labelDream' },
@@ -135,15 +72,15 @@ export function build(body, { t }) {
   const picker = element('div', 'sf-picker');
   picker.setAttribute('role', 'group');
   picker.setAttribute('aria-label', t('queryPick'));
-  const note = element('p', 'sf-note muted', t('weightsNote'));
+  const note = element('p', 'sf-note muted', t.rich('weightsNote'));
   const grid = element('div', 'sf-grid');
   const cards = {};
   for (const score of SCORES) {
     const card = element('article', 'sf-card');
     card.dataset.score = score;
     const head = element('header', 'sf-head');
-    head.append(element('h3', 'sf-name', t(`${score}Name`)), element('code', 'sf-formula', FORMULAS[score]));
-    const explain = element('p', 'sf-explain', t(`${score}Note`));
+    head.append(element('h3', 'sf-name', t.rich(`${score}Name`)), element('code', 'sf-formula', t.rich(`${score}Formula`)));
+    const explain = element('p', 'sf-explain', t.rich(`${score}Note`));
     const content = element('div', 'sf-content');
     card.append(head, explain, content);
     grid.append(card);
@@ -151,7 +88,7 @@ export function build(body, { t }) {
   }
   const cardsBox = element('div', 'sf-cards');
   cardsBox.append(grid);
-  const illustrative = element('p', 'illustrative', t('illustrative'));
+  const illustrative = element('p', 'illustrative', t.rich('illustrative'));
   body.append(picker, note, cardsBox, illustrative);
   return { picker, cards };
 }
@@ -159,9 +96,9 @@ export function build(body, { t }) {
 function paramTables(score, data, t) {
   const r = data.results[score];
   const box = element('div', 'sf-params');
-  box.append(element('h4', 'sf-sub', t('params')));
+  box.append(element('h4', 'sf-sub', t.rich('params')));
   if (score === 'dot') {
-    box.append(element('p', 'sf-none', t('noParams')));
+    box.append(element('p', 'sf-none', t.rich('noParams')));
     return box;
   }
   const table = (label, m, rowLabels, colLabels) => matrixTable({
@@ -180,21 +117,14 @@ function scoreTable(score, data, t) {
   const r = data.results[score];
   const i = data.query, n = data.n;
   const table = element('table', 'sf-table');
-  table.append(element('caption', 'visually-hidden', t('tableCaption', { name: t(`${score}Name`), q: data.tokens[i] })));
-  const head = element('tr');
-  for (const [key, cls] of [['colKey', ''], ['colScore', 'num'], ['colWeight', 'weight-col']]) {
-    const th = element('th', cls, t(key));
-    th.scope = 'col';
-    head.append(th);
-  }
-  const thead = element('thead');
-  thead.append(head);
+  table.append(element('caption', 'visually-hidden', t.rich('tableCaption', { name: t(`${score}Name`), q: data.tokens[i] })));
+  const thead = headerRow([['colKey', ''], ['colScore', 'num'], ['colWeight', 'weight-col']]
+    .map(([key, className]) => headerCell(t.rich(key), { className })));
   const tbody = element('tbody');
   data.tokens.forEach((token, j) => {
     const w = r.weights.data[i * n + j];
     const tr = element('tr');
-    const key = element('th', '', token);
-    key.scope = 'row';
+    const key = headerCell(token, { scope: 'row' });
     const s = element('td', 'num', formatNumber(r.scores.data[i * n + j], { digits: 3 }));
     s.dataset.field = 'score';
     const value = element('span', 'weight-value', formatWeight(w));
@@ -228,7 +158,7 @@ function scoreMap(score, data, t, onCell) {
 export function render(view, data, state, ctx) {
   const { t } = ctx;
   // the query word buttons
-  view.picker.replaceChildren(element('span', 'sf-picker-label', t('queryPickHelp')), ...data.tokens.map((token, i) => {
+  view.picker.replaceChildren(element('span', 'sf-picker-label', t.rich('queryPickHelp')), ...data.tokens.map((token, i) => {
     const button = element('button', 'sf-word', token);
     button.type = 'button';
     button.setAttribute('aria-pressed', String(i === data.query));
@@ -242,7 +172,7 @@ export function render(view, data, state, ctx) {
     if (r.error) {
       const why = element('div', 'sf-unavailable');
       why.dataset.field = 'unavailable';
-      why.append(element('p', '', t('dotUnavailable', { dq: data.dQ, dk: data.dK })), element('p', 'sf-core-message', r.error));
+      why.append(element('p', '', t.rich('dotUnavailable', { dq: data.dQ, dk: data.dK })), element('p', 'sf-core-message', r.error));
       content.replaceChildren(why);
       continue;
     }
@@ -250,17 +180,16 @@ export function render(view, data, state, ctx) {
     if (score === 'concat') {
       const term = element('p', 'sf-query-term');
       term.dataset.field = 'queryTerm';
-      term.textContent = t('queryTerm', { value: formatNumber(data.concat.queryTerm.data[data.query * data.n], { digits: 3 }) });
+      term.replaceChildren(t.rich('queryTerm', { value: formatNumber(data.concat.queryTerm.data[data.query * data.n], { digits: 3 }) }));
       parts.push(term);
     }
-    const info = element('p', 'sf-cell-info muted');
-    info.setAttribute('aria-live', 'polite');
+    const info = liveElement('p', 'sf-cell-info muted');
     const map = scoreMap(score, data, t, (a, b) => {
-      info.textContent = t('cellInfo', { q: data.tokens[a], k: data.tokens[b],
-        s: formatNumber(r.scores.data[a * data.n + b], { digits: 3 }), w: formatWeight(r.weights.data[a * data.n + b]) });
+      info.replaceChildren(t.rich('cellInfo', { q: data.tokens[a], k: data.tokens[b],
+        s: formatNumber(r.scores.data[a * data.n + b], { digits: 3 }), w: formatWeight(r.weights.data[a * data.n + b]) }));
     });
     const figure = element('figure', 'sf-map');
-    figure.append(element('figcaption', '', t('mapCaption')), map.element, info);
+    figure.append(element('figcaption', '', t.rich('mapCaption')), map.element, info);
     parts.push(figure, paramTables(score, data, t));
     content.replaceChildren(...parts);
   }
@@ -278,7 +207,7 @@ function allMaps(data, t) {
     el.setAttribute('x', x);
     el.setAttribute('y', top);
     el.removeAttribute('style');
-    const label = `${t(`${s}Name`)}: ${FORMULAS[s]}`;
+    const label = `${t(`${s}Name`)}: ${t(`${s}Formula`)}`;
     root.append(svg('text', { x: x + 4, y: 14, 'font-size': 13, 'font-weight': 600, fill: 'currentColor' }, label), el);
     x += Math.max(w, textWidth(label, 13) + 8) + gap;
     height = Math.max(height, h + top);

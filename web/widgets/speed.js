@@ -2,7 +2,7 @@
 // visitor's browser for growing n. The same inputs go to both: the module's
 // public call att.attention({ query, key, value, intermediates: false }) (the
 // fused WebAssembly kernel, which never forms the n × n matrix, the copies in
-// and out included) and the textbook triple loop below. Time per call against
+// and out included) and the textbook triple loop of speed-baseline.js. Time per call against
 // n on log-log axes; the slope of each line, fitted by the core, is about 2:
 // quadratic, not exponential. The table gives the machine's ratio, and the
 // core's max |difference| of the two outputs shows they compute the same thing.
@@ -11,81 +11,20 @@
 // few seconds. It runs in small steps (a macrotask between two timings), and
 // each step puts what it measured into the state (`run`, not in the URL), so
 // state -> compute -> render draws it like any other widget.
-import { loadAttention } from '../compute.js';
-import { element } from '../dom.js';
-import { formatNumber } from '../render/format.js';
+import { element, liveElement } from '../dom.js';
+import { callout } from '../render/callout.js';
+import { formatMs, formatNumber, formatPower, formatRatio } from '../render/format.js';
 import { PALETTE, linePlot } from '../render/plot.js';
+import { headerCell, headerRow } from '../render/table.js';
+import { nextTask, timeCall } from '../timing.js';
+import { attentionLoop } from './speed-baseline.js';
 
 export const name = 'speed';
 
 const N_VALUES = [32, 64, 128, 256, 512, 1024, 2048, 4096];
 const JS_MAX_N = 1024;       // beyond it one call of the JS loop takes seconds
 const FIT_FROM = 128;        // below it a call is mostly fixed costs, not n² work
-const MIN_BATCH_MS = 5;      // a timed batch of calls: well above the browser's coarse clock (0.1 ms)
-const MIN_POINT_MS = 30;     // at least this long, and 3 batches, per point...
-const MAX_POINT_MS = 1000;   // ...but no longer than this
 const SEED = 7;              // the core's initialiser: Q, K, V are streams 0, 1, 2
-
-export const strings = {
-  en: {
-    title: 'How fast? Our kernel against a plain JS loop, on your machine',
-    intro: 'The same attention, softmax(QKᵀ/√d)·V for n queries and n keys of width d, computed two ways in this tab: by the WebAssembly kernel of this page and by the textbook JavaScript loop. Press Run to time both for growing n.',
-    d: 'Width d', maxN: 'Largest n (the JS loop stops at 1,024)',
-    run: 'Run', stop: 'Stop', again: 'Run again', progress: 'Progress of the measurement',
-    idle: 'Nothing runs until you press Run: timing keeps one core of this machine busy for a few seconds.',
-    running: 'Timing {impl} at n = {n} ({done} of {total} done)…',
-    done: 'Done: {total} timings on this machine.',
-    stopped: 'Stopped after {done} of {total} timings.',
-    js: 'JS loop', kernel: 'our kernel',
-    headline: 'On this machine our kernel is {ratio}× faster than the JS loop, at n = {n} and d = {d}.',
-    headlineSlower: 'On this machine our kernel is slower than the JS loop at n = {n} and d = {d}: it takes {ratio}× the time.',
-    plotTitle: 'Time per call against n (d = {d}), log-log',
-    xAxis: 'sequence length n', yAxis: 'milliseconds per call',
-    seriesJs: 'JS loop, slope {slope}', seriesKernel: 'our kernel, slope {slope}',
-    slopeTitle: 'Quadratic, not exponential',
-    slopes: 'The fitted slopes, least squares of log time on log n over the points with n\u00a0≥\u00a0{from}: JS loop {js} (r² = {jsR2}), our kernel {kernel} (r² = {kernelR2}).',
-    slopesWaiting: 'The slopes appear once two points with n\u00a0≥\u00a0{from} are timed.',
-    slopeMeaning: 'A slope of 2 means time ∝ n²: twice the length, four times the time, at every n. Both do the 2n²d multiply-adds of attention, so both lines rise with the same slope, and the kernel is faster by a constant factor. On log-log axes such a power law is a straight line; an exponential cost would curve upward, ever more steeply.',
-    tableCaption: 'Time per call (ms) on this machine, d = {d}',
-    colN: 'n', colJs: 'JS loop', colKernel: 'our kernel', colRatio: 'ratio', subMs: 'ms per call', subRatio: 'JS ÷ kernel',
-    notRun: 'not run: one call would take seconds', pending: 'timing…',
-    jsStops: 'The JS loop stops at n = 1,024: beyond it one call keeps the page busy for seconds.',
-    checkTitle: 'The same result',
-    check: 'Both compute the same output: the largest |difference| between the two, over every entry at every n both ran, is {diff} (float32 rounding), computed by the core.',
-    checkWaiting: 'Once both have run, the core compares their outputs entry by entry.',
-    method: 'How it is timed: one thread, in this tab. Each point is the fastest time per call of several batches of calls (each batch at least 5 ms; at least 3 batches and 30 ms per point, at most about 1 s), the one least disturbed by other work on the machine; a warm-up run comes first. Our kernel is the module’s public call att.attention({ query, key, value, intermediates: false }), the copies into and out of WebAssembly included; the JS loop is a plain triple loop over Float32Arrays (scores of a query against every key, their maximum, exp and sum, the weighted sum of V). The inputs are the same random (n, d) matrices from the core’s seeded initialiser. Other tabs and programs move the times; the slopes move much less.',
-    csvN: 'n', csvJs: 'JS loop ms per call', csvKernel: 'kernel ms per call', csvRatio: 'ratio JS / kernel', csvDiff: 'max abs difference',
-  },
-  zh: {
-    title: '有多快？我们的内核与普通 JS 循环在你的电脑上比一比',
-    intro: '同一个注意力计算 softmax(QKᵀ/√d)·V（n 个查询、n 个键，宽度为 d），在这个页面里用两种方式完成：本页的 WebAssembly 内核，以及教科书式的 JavaScript 循环。点击“运行”，对逐渐增大的 n 给两者计时。',
-    d: '宽度 d', maxN: '最大的 n（JS 循环最多到 1,024）',
-    run: '运行', stop: '停止', again: '再运行一次', progress: '测量进度',
-    idle: '点击“运行”之前不会执行任何计算：计时会让这台电脑的一个核心忙上几秒钟。',
-    running: '正在计时：{impl}，n = {n}（已完成 {done}/{total}）…',
-    done: '完成：在这台电脑上计时 {total} 次。',
-    stopped: '已停止，完成了 {total} 次中的 {done} 次计时。',
-    js: 'JS 循环', kernel: '我们的内核',
-    headline: '在这台电脑上，n = {n}、d = {d} 时，我们的内核比 JS 循环快 {ratio} 倍。',
-    headlineSlower: '在这台电脑上，n = {n}、d = {d} 时，我们的内核比 JS 循环慢：用时是它的 {ratio} 倍。',
-    plotTitle: '每次调用的时间随 n 的变化（d = {d}），双对数坐标',
-    xAxis: '序列长度 n', yAxis: '每次调用的毫秒数',
-    seriesJs: 'JS 循环，斜率 {slope}', seriesKernel: '我们的内核，斜率 {slope}',
-    slopeTitle: '是二次方，不是指数',
-    slopes: '拟合的斜率（对 n\u00a0≥\u00a0{from} 的点，用最小二乘法拟合 log 时间与 log n）：JS 循环 {js}（r² = {jsR2}），我们的内核 {kernel}（r² = {kernelR2}）。',
-    slopesWaiting: '测出两个 n\u00a0≥\u00a0{from} 的点之后，这里会显示斜率。',
-    slopeMeaning: '斜率为 2 意味着时间 ∝ n²：长度加倍，时间变为 4 倍，对每个 n 都一样。两者都要做注意力的 2n²d 次乘加，所以两条直线的斜率相同，内核只是快了一个常数倍。在双对数坐标上，这样的幂律是一条直线；指数增长则会向上弯曲，而且越来越陡。',
-    tableCaption: '在这台电脑上每次调用的时间（毫秒），d = {d}',
-    colN: 'n', colJs: 'JS 循环', colKernel: '我们的内核', colRatio: '倍数', subMs: '毫秒/次', subRatio: 'JS ÷ 内核',
-    notRun: '未运行：一次调用要好几秒', pending: '计时中…',
-    jsStops: 'JS 循环最多到 n = 1,024：再大的话，一次调用就会让页面卡住好几秒。',
-    checkTitle: '结果相同',
-    check: '两者算出的输出相同：在两者都运行过的每个 n 上，比较输出的每一个元素，最大的 |差| 为 {diff}（float32 舍入误差），由计算核心算出。',
-    checkWaiting: '两者都运行之后，计算核心会逐个元素比较它们的输出。',
-    method: '计时方法：单线程，就在这个标签页里。每个点取多批调用中最快的一批折算出的每次调用时间（每批至少 5 毫秒；每个点至少 3 批、30 毫秒，最多约 1 秒），因为它受电脑上其他任务的干扰最少；正式计时之前先预热一轮。我们的内核就是模块的公开调用 att.attention({ query, key, value, intermediates: false })，包括数据拷入和拷出 WebAssembly 的时间；JS 循环是对 Float32Array 的普通三重循环（查询对每个键的得分、最大值、exp 与求和、V 的加权和）。两者的输入相同：由计算核心的固定种子初始化器生成的随机 (n, d) 矩阵。其他标签页和程序会让时间波动，斜率则稳定得多。',
-    csvN: 'n', csvJs: 'JS 循环 毫秒/次', csvKernel: '内核 毫秒/次', csvRatio: '倍数 JS / 内核', csvDiff: '最大绝对差',
-  },
-};
 
 export const defaults = { d: '64', maxN: '4096', run: null };
 
@@ -95,88 +34,12 @@ export const controls = [
     options: N_VALUES.filter((n) => n >= 256).map((n) => ({ value: String(n), label: n.toLocaleString('en-US') })) },
 ];
 
-// ---- the plain JS loop -----------------------------------------------------
+// ---- the measurement ---------------------------------------------------------
 
-// softmax(Q Kᵀ / √d) V, one query at a time, as a tutorial writes it.
-// Q, K, V: (n, d) row-major Float32Arrays. Returns the output (n, d).
-export function attentionLoop(Q, K, V, n, d) {
-  const out = new Float32Array(n * d);
-  const scores = new Float64Array(n);  // (n) query i against every key
-  const row = new Float64Array(d);     // (d) the weighted sum for query i
-  const scale = 1 / Math.sqrt(d);
-  for (let i = 0; i < n; i++) {
-    // scores, and their maximum (subtracted before exp, so exp never overflows)
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) {
-      let dot = 0;
-      for (let c = 0; c < d; c++) dot += Q[i * d + c] * K[j * d + c];
-      scores[j] = dot * scale;
-      if (scores[j] > max) max = scores[j];
-    }
-    // exp and sum
-    let sum = 0;
-    for (let j = 0; j < n; j++) {
-      scores[j] = Math.exp(scores[j] - max);
-      sum += scores[j];
-    }
-    // the weighted sum of the values, normalised
-    row.fill(0);
-    for (let j = 0; j < n; j++) {
-      const w = scores[j] / sum;
-      for (let c = 0; c < d; c++) row[c] += w * V[j * d + c];
-    }
-    out.set(row, i * d);
-  }
-  return out;
-}
-
-// ---- timing ----------------------------------------------------------------
-
-// A macrotask: the page paints and answers input between two timings (a
-// message, not setTimeout, which browsers clamp to 4 ms when chained).
-function nextTask() {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
-// The time of one call of fn, in ms: the fastest of batches of calls (other
-// work on the machine only ever adds time, so the fastest batch is the least
-// disturbed one). A batch shorter than MIN_BATCH_MS is not kept, and the next
-// one has twice the calls (those short batches warm the code up).
-// null when stopped() says so.
-async function timeCall(fn, stopped) {
-  const perCall = [];
-  let batch = 1, spent = 0;
-  for (;;) {
-    if (stopped()) return null;
-    const start = performance.now();
-    for (let i = 0; i < batch; i++) fn();
-    const elapsed = performance.now() - start;
-    spent += elapsed;
-    if (elapsed < MIN_BATCH_MS) batch *= 2;
-    else perCall.push(elapsed / batch);
-    if (perCall.length && ((perCall.length >= 3 && spent >= MIN_POINT_MS) || spent >= MAX_POINT_MS)) break;
-    await nextTask();
-  }
-  await nextTask();
-  return Math.min(...perCall);
-}
-
-// Entries uniform on ±√3 (variance 1, so the scores spread as in a model):
-// the core's seeded Xavier matrix, rescaled by its largest entry.
+// Entries uniform on ±√3 (variance 1, so the scores spread as in a model),
+// from the core's seeded initialiser.
 function randomInput(att, n, d, stream) {
-  const m = att.initXavier(n, d, SEED, stream);
-  let top = 0;
-  for (const x of m.data) top = Math.max(top, Math.abs(x));
-  const scale = Math.sqrt(3) / top;
-  for (let i = 0; i < m.data.length; i++) m.data[i] *= scale;
-  return m;
+  return att.initUniform(n, d, SEED, Math.sqrt(3), stream);
 }
 
 // The timings of a run, in order: [{ n, impl: 'js' | 'kernel' }]
@@ -262,26 +125,6 @@ export function compute(att, state) {
 
 // ---- display ---------------------------------------------------------------
 
-// ms with 3 significant digits: 0.00512, 0.0871, 1.23, 331, 1,234
-export function formatMs(x) {
-  if (typeof x !== 'number' || !Number.isFinite(x) || x <= 0) return '—';
-  return formatNumber(x, { digits: Math.min(6, Math.max(0, 2 - Math.floor(Math.log10(x)))) });
-}
-export function formatRatio(x) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
-  return formatNumber(x, { digits: x >= 100 ? 0 : x >= 10 ? 1 : 2 });
-}
-const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-// 2.4 × 10⁻⁷ (no-break spaces); 0 as 0
-export function formatSmall(x) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
-  if (x === 0) return '0';
-  let e = Math.floor(Math.log10(Math.abs(x)));
-  let m = x / 10 ** e;
-  if (Number(m.toFixed(1)) >= 10) { m /= 10; e += 1; }
-  const exponent = String(e).replace('-', '⁻').replace(/\d/g, (c) => SUPERSCRIPT[c]);
-  return `${formatNumber(m, { digits: 1 })}\u00a0×\u00a010${exponent}`;  // never broken across lines
-}
 const slopeText = (fit) => (fit ? formatNumber(fit.slope, { digits: 2 }) : '—');
 const r2Text = (fit) => (fit ? formatNumber(fit.rSquared, { digits: 3 }) : '—');
 
@@ -289,13 +132,12 @@ export function build(body, ctx) {
   const { t } = ctx;
   // the run bar: button, progress, status
   const bar = element('div', 'sp-run');
-  const button = element('button', 'sp-button', t('run'));
+  const button = element('button', 'sp-button', t.rich('run'));
   button.type = 'button';
   button.dataset.part = 'run';
   const progress = element('progress', 'sp-progress');
   progress.setAttribute('aria-label', t('progress'));
-  const status = element('p', 'sp-status');
-  status.setAttribute('aria-live', 'polite');
+  const status = liveElement('p', 'sp-status');
   bar.append(button, progress, status);
 
   const headline = element('p', 'sp-headline');
@@ -310,37 +152,24 @@ export function build(body, ctx) {
   const plotBox = element('div', 'plot-box');
   plot.append(plotCaption, plotBox);
 
-  const slopes = element('section', 'cx-callout is-key sp-slopes');
-  slopes.dataset.part = 'slopes';
-  const slopeFit = element('p', 'cx-callout-text');
-  slopes.append(element('h3', 'cx-heading', t('slopeTitle')), slopeFit, element('p', 'cx-callout-text', t('slopeMeaning')));
+  const slopes = callout(t.rich('slopeTitle'), { part: 'slopes', key: true, texts: ['', t.rich('slopeMeaning')] });
+  const slopeFit = slopes.paragraphs[0];
 
   const table = element('table', 'sp-table');
-  const caption = element('caption', 'cx-table-caption');
-  const head = element('tr');
-  const th = (label, sub) => {
-    const cell = element('th', 'num');
-    cell.scope = 'col';
-    cell.append(element('span', 'th-name', t(label)));
-    if (sub) cell.append(element('span', 'th-sub', t(sub)));
-    return cell;
-  };
-  head.append(th('colN'), th('colJs', 'subMs'), th('colKernel', 'subMs'), th('colRatio', 'subRatio'));
-  const thead = element('thead');
-  thead.append(head);
+  const caption = element('caption', 'table-caption');
+  const th = (label, sub) => headerCell(t.rich(label), { sub: sub && t.rich(sub), className: 'num' });
+  const thead = headerRow([th('colN'), th('colJs', 'subMs'), th('colKernel', 'subMs'), th('colRatio', 'subRatio')]);
   const tbody = element('tbody');
   table.append(caption, thead, tbody);
   const tableBox = element('div', 'table-scroll sp-table-box');
   tableBox.append(table);
-  const jsStops = element('p', 'cx-note', t('jsStops'));
+  const jsStops = element('p', 'note', t.rich('jsStops'));
 
-  const check = element('section', 'cx-callout sp-check');
-  check.dataset.part = 'check';
-  const checkText = element('p', 'cx-callout-text');
-  check.append(element('h3', 'cx-heading', t('checkTitle')), checkText);
-  const method = element('p', 'cx-note sp-method', t('method'));
+  const check = callout(t.rich('checkTitle'), { part: 'check' });
+  const checkText = check.paragraphs[0];
+  const method = element('p', 'note sp-method', t.rich('method'));
 
-  body.append(bar, headline, plot, slopes, tableBox, jsStops, check, method);
+  body.append(bar, headline, plot, slopes.box, tableBox, jsStops, check.box, method);
 
   // the run: one at a time per widget; its results go into the state
   let session = null;
@@ -356,7 +185,7 @@ export function build(body, ctx) {
     // a stale run (stopped by a newer one, or for another d or n) reports nothing more
     const report = (run) => { if (body.isConnected && session === mine && !(run.status === 'running' && mine.stopped())) ctx.setState({ run }); };
     try {
-      const att = await loadAttention();
+      const att = await ctx.module();
       report(await measure(att, config, mine, report));
     } finally {
       if (session === mine) session = null;
@@ -405,8 +234,7 @@ function bothPlots(draw) {
 function tableRow(row, data, t) {
   const tr = element('tr');
   tr.dataset.n = String(row.n);
-  const n = element('th', 'num', formatNumber(row.n, { digits: 0 }));
-  n.scope = 'row';
+  const n = headerCell(formatNumber(row.n, { digits: 0 }), { className: 'num', scope: 'row' });
   const cell = (field, text, title) => {
     const td = element('td', 'num', text);
     td.dataset.field = field;
@@ -427,7 +255,7 @@ function tableRow(row, data, t) {
 
 export function render(view, data, state, { t }) {
   const { d, status } = data;
-  view.button.textContent = t(status === 'running' ? 'stop' : status === 'idle' ? 'run' : 'again');
+  view.button.replaceChildren(t.rich(status === 'running' ? 'stop' : status === 'idle' ? 'run' : 'again'));
   view.button.classList.toggle('is-running', status === 'running');
   view.progress.hidden = status !== 'running';
   view.progress.max = data.total;
@@ -443,27 +271,27 @@ export function render(view, data, state, { t }) {
   if (h) {
     const faster = h.ratio >= 1;
     view.headlineRatio.textContent = `${formatRatio(faster ? h.ratio : 1 / h.ratio)}×`;
-    view.headlineText.textContent = t(faster ? 'headline' : 'headlineSlower',
-      { ratio: formatRatio(faster ? h.ratio : 1 / h.ratio), n: formatNumber(h.n, { digits: 0 }), d });
+    view.headlineText.replaceChildren(t.rich(faster ? 'headline' : 'headlineSlower',
+      { ratio: formatRatio(faster ? h.ratio : 1 / h.ratio), n: formatNumber(h.n, { digits: 0 }), d }));
   }
 
-  view.plotCaption.textContent = t('plotTitle', { d });
+  view.plotCaption.replaceChildren(t.rich('plotTitle', { d }));
   view.plotBox.replaceChildren(...bothPlots((o) => timePlot(data, t, o)));
 
   const { js, kernel } = data.fits;
   if (js || kernel) {
-    view.slopeFit.textContent = t('slopes', { from: FIT_FROM, js: slopeText(js), jsR2: r2Text(js), kernel: slopeText(kernel), kernelR2: r2Text(kernel) });
+    view.slopeFit.replaceChildren(t.rich('slopes', { from: FIT_FROM, js: slopeText(js), jsR2: r2Text(js), kernel: slopeText(kernel), kernelR2: r2Text(kernel) }));
   } else {
-    view.slopeFit.textContent = t('slopesWaiting', { from: FIT_FROM });
+    view.slopeFit.replaceChildren(t.rich('slopesWaiting', { from: FIT_FROM }));
   }
   view.slopeFit.dataset.jsSlope = js ? String(js.slope) : '';
   view.slopeFit.dataset.kernelSlope = kernel ? String(kernel.slope) : '';
 
-  view.caption.textContent = t('tableCaption', { d });
+  view.caption.replaceChildren(t.rich('tableCaption', { d }));
   view.tbody.replaceChildren(...data.rows.map((row) => tableRow(row, data, t)));
   view.jsStops.hidden = data.maxN <= JS_MAX_N;
 
-  view.checkText.textContent = data.maxDiff === null ? t('checkWaiting') : t('check', { diff: formatSmall(data.maxDiff) });
+  view.checkText.textContent = data.maxDiff === null ? t('checkWaiting') : t('check', { diff: formatPower(data.maxDiff) });
   view.checkText.dataset.field = data.maxDiff === null ? '' : 'max-diff';
 }
 

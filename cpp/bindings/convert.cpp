@@ -1,0 +1,138 @@
+#include "bindings/convert.hpp"
+
+#include <emscripten/bind.h>
+
+namespace attn::js {
+
+using emscripten::typed_memory_view;
+
+Mat to_mat(const val& m) {
+    Mat out(m["rows"].as<int>(), m["cols"].as<int>());
+    val(typed_memory_view(size_t(out.size()), out.data())).call<void>("set", m["data"]);
+    return out;
+}
+
+Vec to_vec(const val& v) {
+    Vec out(v["length"].as<int>());
+    val(typed_memory_view(size_t(out.size()), out.data())).call<void>("set", v);
+    return out;
+}
+
+std::vector<std::uint8_t> to_bytes(const val& v) { return emscripten::convertJSArrayToNumberVector<std::uint8_t>(v); }
+
+std::uint64_t to_seed(const val& v) { return std::uint64_t(v.as<double>()); }
+
+ScoreParams to_score_params(const val& p) {
+    ScoreParams out;
+    if (p.isUndefined()) return out;
+    if (has(p, "W")) out.W = to_mat(p["W"]);
+    if (has(p, "U")) out.U = to_mat(p["U"]);
+    if (has(p, "v")) out.v = to_vec(p["v"]);
+    if (has(p, "sigma")) out.sigma = p["sigma"].as<float>();
+    return out;
+}
+
+AttentionOptions to_attention_options(const val& o, Index n_queries, Index n_keys) {
+    AttentionOptions out;
+    if (has(o, "score")) out.score = score_from_name(o["score"].as<std::string>());
+    if (has(o, "scale")) out.scale = o["scale"].as<float>();
+    const val p = o["params"];
+    out.params = to_score_params(p);
+    if (!p.isUndefined() && has(p, "seed")) out.seed = to_seed(p["seed"]);
+    if (!p.isUndefined() && has(p, "hidden")) out.hidden = p["hidden"].as<int>();
+    if (has(o, "mask")) out.mask = mask_from_bytes(to_bytes(o["mask"]), n_queries, n_keys);
+    if (has(o, "causal")) out.causal = o["causal"].as<bool>();
+    if (has(o, "validLength")) out.valid_length = o["validLength"].as<int>();
+    return out;
+}
+
+Projections to_projections(const val& p) {
+    Projections out;
+    if (p.isUndefined()) return out;
+    if (has(p, "Wq")) out.Wq = to_mat(p["Wq"]);
+    if (has(p, "Wk")) out.Wk = to_mat(p["Wk"]);
+    if (has(p, "Wv")) out.Wv = to_mat(p["Wv"]);
+    return out;
+}
+
+static val float32_array(const Scalar* data, Index size) {
+    return val::global("Float32Array").new_(typed_memory_view(size_t(size), data));
+}
+
+val from_mat(const Mat& m) {
+    val out = val::object();
+    out.set("rows", int(m.rows()));
+    out.set("cols", int(m.cols()));
+    out.set("data", float32_array(m.data(), m.size()));
+    return out;
+}
+
+val from_vec(const Vec& v) { return float32_array(v.data(), v.size()); }
+
+val from_mask(const Mask& m) {
+    std::vector<std::uint8_t> bytes(size_t(m.size()));
+    for (Index i = 0; i < m.size(); ++i) bytes[size_t(i)] = m.data()[i] ? 1 : 0;
+    return val::global("Uint8Array").new_(typed_memory_view(bytes.size(), bytes.data()));
+}
+
+val from_indices(const std::vector<Index>& xs) {
+    std::vector<std::int32_t> narrow(xs.begin(), xs.end());
+    return val::global("Int32Array").new_(typed_memory_view(narrow.size(), narrow.data()));
+}
+
+val from_strings(const std::vector<std::string>& xs) {
+    val out = val::array();
+    for (const std::string& x : xs) out.call<void>("push", x);
+    return out;
+}
+
+val from_score_params(const ScoreParams& p, Score score) {
+    val out = val::object();
+    if (p.W.size()) out.set("W", from_mat(p.W));
+    if (p.U.size()) out.set("U", from_mat(p.U));
+    if (p.v.size()) out.set("v", from_vec(p.v));
+    if (score == Score::gaussian) out.set("sigma", p.sigma);
+    return out;
+}
+
+val from_projections(const Projections& W) {
+    val out = val::object();
+    out.set("Wq", from_mat(W.Wq));
+    out.set("Wk", from_mat(W.Wk));
+    out.set("Wv", from_mat(W.Wv));
+    return out;
+}
+
+val from_maps(const std::vector<std::vector<Mat>>& per_layer) {
+    val out = val::array();
+    for (const auto& heads : per_layer) {
+        val row = val::array();
+        for (const Mat& m : heads) row.call<void>("push", from_mat(m));
+        out.call<void>("push", row);
+    }
+    return out;
+}
+
+void set_attention(val& out, const AttentionResult& r) {
+    out.set("scores", from_mat(r.scores));
+    out.set("scale", r.scale);
+    out.set("scaled", from_mat(r.scaled));
+    out.set("mask", from_mask(r.mask));
+    out.set("masked", from_mat(r.masked));
+    out.set("rowMax", from_vec(r.row_max));
+    out.set("exps", from_mat(r.exps));
+    out.set("rowSums", from_vec(r.row_sums));
+    out.set("weights", from_mat(r.weights));
+    out.set("output", from_mat(r.output));
+}
+
+void set_projected(val& out, const ProjectedAttention& r, Score score) {
+    out.set("Q", from_mat(r.Q));
+    out.set("K", from_mat(r.K));
+    out.set("V", from_mat(r.V));
+    out.set("projections", from_projections(r.W));
+    set_attention(out, r.attention);
+    out.set("params", from_score_params(r.attention.params, score));
+}
+
+}  // namespace attn::js

@@ -1,0 +1,63 @@
+// Conversions between the canonical JS objects that api.js hands over (types
+// checked, defaults filled in) and the core's types, and back. No maths, no
+// defaults. With raw.cpp, encoder.cpp and ../bindings.cpp, the only files
+// that include an Emscripten header.
+#pragma once
+
+#include "attention/attention_all.hpp"
+
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace attn::js {
+
+using emscripten::val;
+
+// ---- JS -> C++ (types are already checked by api.js) ----------------------
+
+inline bool has(const val& o, const char* key) { return !o[key].isUndefined(); }
+
+Mat to_mat(const val& m);                  // { rows, cols, data: Float32Array }
+Vec to_vec(const val& v);                  // Float32Array
+std::vector<std::uint8_t> to_bytes(const val& v);
+std::uint64_t to_seed(const val& v);       // a safe non-negative integer
+ScoreParams to_score_params(const val& p);
+Projections to_projections(const val& p);
+// The options shared by every function that ends in attention().
+AttentionOptions to_attention_options(const val& o, Index n_queries, Index n_keys);
+
+// ---- C++ -> JS: copies, never views of the heap ---------------------------
+
+val from_mat(const Mat& m);                // { rows, cols, data: Float32Array }
+val from_vec(const Vec& v);                // Float32Array
+val from_mask(const Mask& m);              // Uint8Array, row-major
+val from_indices(const std::vector<Index>& xs);  // Int32Array
+val from_strings(const std::vector<std::string>& xs);
+val from_score_params(const ScoreParams& p, Score score);
+val from_projections(const Projections& W);
+// [layer][head] -> Matrix
+val from_maps(const std::vector<std::vector<Mat>>& per_layer);
+// scores -> scaled -> masked -> weights -> output, into out
+void set_attention(val& out, const AttentionResult& r);
+void set_projected(val& out, const ProjectedAttention& r, Score score);
+
+// Runs f; an exception becomes its message, returned as a JS string (api.js
+// turns it into an Error). Nothing throws across the boundary, so every C++
+// destructor runs and the module keeps working after bad input.
+template <class F>
+val guarded(F&& f) {
+    try {
+        return f();
+    } catch (const std::bad_alloc&) {
+        return val(std::string("out of memory: the inputs are too large for this module"));
+    } catch (const std::exception& e) {
+        return val(std::string(e.what()));
+    }
+}
+
+}  // namespace attn::js

@@ -1,0 +1,85 @@
+// The raw functions behind api.js: each takes the canonical JS object api.js
+// built and returns a plain JS object of copies, or the message of the
+// exception the core threw as a string. bindings.cpp declares them to Embind.
+#pragma once
+
+#include <emscripten/val.h>
+
+namespace attn::js {
+
+using emscripten::val;
+
+// the attention family (raw.cpp)
+val raw_softmax(val o);
+val raw_attention(val o);
+val raw_attention_output(val o);
+val raw_projected_attention(val o);
+val raw_multi_head_attention(val o);
+val raw_conditional_attention(val o);
+val raw_kernel_regression(val o);
+val raw_kernel_weights(val o);
+
+// everything else the page shows (raw.cpp)
+val raw_positional_encoding(val o);
+val raw_add_positional_encoding(val o);
+val raw_permute_map(val o);
+val raw_max_abs_difference(val o);
+val raw_cost_model(val o);
+val raw_entropy(val o);
+val raw_max_entropy(val o);
+val raw_sigmoid(val o);
+val raw_row_sums(val o);
+val raw_dot_products(val o);
+val raw_scale(val o);
+val raw_top_rows(val o);
+val raw_embed_tokens(val o);
+val raw_dot_product_samples(val o);
+val raw_histogram(val o);
+val raw_fit_line(val o);
+val raw_init_xavier(val o);
+val raw_init_uniform(val o);
+
+// the pretrained encoder and the memory (encoder.cpp)
+val raw_encoder_load(val o);
+val raw_encoder_encode(val o);
+val raw_encoder_embed(val o);
+val raw_encoder_delete(val o);
+val raw_memory_stats();
+
+// the trainers (trainer.cpp): each takes { handle } and what the call needs
+val raw_trainer_create(val o);
+val raw_trainer_step(val o);
+val raw_trainer_evaluate(val o);
+val raw_trainer_probe(val o);
+val raw_trainer_parameters(val o);
+val raw_trainer_gradient_check(val o);
+val raw_trainer_delete(val o);
+val raw_width_trainer_create(val o);
+val raw_width_trainer_step(val o);
+val raw_width_trainer_evaluate(val o);
+val raw_width_trainer_samples(val o);
+val raw_width_trainer_pool(val o);
+val raw_width_trainer_losses(val o);
+val raw_width_trainer_delete(val o);
+// the language model (language_model.cpp): each takes { handle } and what the call needs
+val raw_lm_create(val o);
+val raw_lm_step(val o);
+val raw_lm_evaluate(val o);
+val raw_lm_next(val o);
+val raw_lm_attention(val o);
+val raw_lm_head_scores(val o);
+val raw_lm_generate(val o);
+val raw_lm_gradient_check(val o);
+val raw_lm_vocabulary(val o);
+val raw_lm_info(val o);
+val raw_lm_parameters(val o);
+val raw_lm_delete(val o);
+val raw_quatrain_form(val o);  // { texts }
+
+// what raw_memory_stats returns (a value_object)
+struct MemoryStats {
+    double heap_bytes = 0;       // size of the WASM memory
+    double allocated_bytes = 0;  // bytes malloc holds now
+};
+
+}  // namespace attn::js

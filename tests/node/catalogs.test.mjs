@@ -1,0 +1,173 @@
+// The message catalogs (web/i18n/<lang>.js): every language has the same
+// sections, keys and {placeholders}, no empty message, and no formula written
+// with a bare caret or underscore; every key the code asks for exists (found by
+// reading the sources: t('…') calls and the widgets' declarative labels); the
+// markup of formulas (^{…}, _{…}) comes out as superscripts and subscripts,
+// and a placeholder's value is never read as markup.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { CATALOGS, LANGUAGES, translator } from '../../web/i18n.js';
+import { layout, parseMessage, plainText, typeset } from '../../web/typeset.js';
+import { WIDGETS } from '../../web/widgets/index.js';
+
+const WEB = new URL('../../web/', import.meta.url);
+const en = CATALOGS.en;
+const placeholders = (text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+test('every language has one catalog file, registered', () => {
+  const files = readdirSync(new URL('i18n/', WEB)).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+  assert.deepEqual([...LANGUAGES].sort(), files);
+  assert.ok(LANGUAGES.includes('en') && LANGUAGES.includes('zh'));
+});
+
+test('the catalogs have the same sections: meta, common, page and one per widget', () => {
+  assert.deepEqual(Object.keys(en).sort(), ['common', 'meta', 'page', ...Object.keys(WIDGETS)].sort());
+  for (const lang of LANGUAGES) assert.deepEqual(Object.keys(CATALOGS[lang]), Object.keys(en), `${lang}: sections in the same order`);
+});
+
+for (const lang of LANGUAGES) {
+  test(`${lang}: the same keys and placeholders as English, no empty message, no bare ^ or _`, () => {
+    for (const [section, messages] of Object.entries(CATALOGS[lang])) {
+      assert.deepEqual(Object.keys(messages).sort(), Object.keys(en[section]).sort(), `${lang}.${section}: keys`);
+      for (const [key, text] of Object.entries(messages)) {
+        const where = `${lang}.${section}.${key}`;
+        assert.equal(typeof text, 'string', where);
+        assert.ok(text.trim().length > 0, `${where} is empty`);
+        assert.deepEqual(placeholders(text), placeholders(en[section][key]), `${where}: placeholders`);
+        // with its placeholders filled, nothing of the markup is left
+        const filled = plainText(layout(text, Object.fromEntries(placeholders(text).map((p) => [p, '7']))));
+        assert.doesNotMatch(filled, /[\^_]/, `${where}: "${filled}" still shows markup`);
+      }
+    }
+  });
+}
+
+test('every widget has a title and an intro; meta names and tags each language', () => {
+  for (const lang of LANGUAGES) {
+    for (const name of Object.keys(WIDGETS)) for (const key of ['title', 'intro']) assert.ok(key in CATALOGS[lang][name], `${lang}.${name}.${key}`);
+    assert.match(CATALOGS[lang].meta.tag, /^[a-z]{2,3}(-[A-Z][a-zA-Z]+)?$/);
+  }
+});
+
+// --- every key the code uses exists ---
+
+// The keys a source file asks for: t('key'), t.rich('key'), t.svg('key'), and
+// the declarative keys of a widget: label:, question:, unit:, explain:, sub:,
+// weight: and preset value: 'key'.
+export function keysUsed(source) {
+  const keys = new Set();
+  for (const m of source.matchAll(/(?<![\w.])t(?:\.rich|\.svg)?\(\s*'([^'\\]+)'/g)) keys.add(m[1]);
+  for (const m of source.matchAll(/\b(?:label|question|unit|explain|sub|weight|title):\s*'([^'\\]+)'/g)) keys.add(m[1]);
+  for (const m of source.matchAll(/\bexportError\('([^'\\]+)'/g)) keys.add(m[1]);
+  for (const m of source.matchAll(/\{\s*value:\s*'(preset\w+)'/g)) keys.add(m[1]);
+  // both branches of t(cond ? 'a' : 'b')
+  for (const m of source.matchAll(/(?<![\w.])t(?:\.rich|\.svg)?\([^()'`]*\?\s*'([^'\\]+)'\s*:\s*'([^'\\]+)'/g)) keys.add(m[1]).add(m[2]);
+  return keys;
+}
+
+// A label that is not a key but shown as it is: a number or a symbol, no word.
+const literal = (label) => !/\p{L}{2,}/u.test(label);
+
+// file -> the catalog sections its keys come from
+function sources() {
+  const out = [];
+  for (const file of readdirSync(new URL('widgets/', WEB))) {
+    if (file === 'index.js') continue;
+    out.push({ file: `widgets/${file}`, sections: [file.replace(/\.js$/, ''), 'common'] });
+  }
+  // the frame of every widget: its keys in common, or in the section of every widget (title, intro)
+  out.push({ file: 'runtime.js', sections: ['common', EVERY_WIDGET] });
+  for (const file of ['controls.js', 'text.js', 'mount.js', 'encoder.js', 'model.js', 'export.js']) out.push({ file, sections: ['common'] });
+  out.push({ file: 'app.js', sections: ['page', 'common'] });
+  for (const file of readdirSync(new URL('render/', WEB))) out.push({ file: `render/${file}`, sections: ['common'] });
+  // the training widget's own modules (its drawing, controller and loop)
+  for (const file of readdirSync(new URL('training/', WEB))) out.push({ file: `training/${file}`, sections: ['training', 'common'] });
+  // the language model's (its drawing and loop)
+  for (const file of readdirSync(new URL('lm/', WEB))) out.push({ file: `lm/${file}`, sections: ['language-model', 'common'] });
+  return out;
+}
+
+const EVERY_WIDGET = Symbol('every widget');
+
+export function missingKeys(source, sections, lang = 'en') {
+  const in_ = (section, key) => Object.prototype.hasOwnProperty.call(CATALOGS[lang][section] ?? {}, key);
+  const has = (key) => sections.some((s) => (s === EVERY_WIDGET ? Object.keys(WIDGETS).every((w) => in_(w, key)) : in_(s, key)));
+  return [...keysUsed(source)].filter((key) => !has(key) && !literal(key));
+}
+
+test('the scan finds the keys of a source, and a missing key fails it', () => {
+  const source = "t('title'); t.rich('intro', { n }); t.svg(\"x\"); { key: 'q', label: 'sigma', unit: 'cm' }; t(ok ? 'thisKeyIsMissing' : 'title'); { label: '160' }";
+  assert.deepEqual([...keysUsed(source)].sort(), ['160', 'cm', 'intro', 'sigma', 'thisKeyIsMissing', 'title'].sort());
+  assert.deepEqual(missingKeys(source, ['kv-query', 'common']), ['thisKeyIsMissing']);
+});
+
+for (const { file, sections } of sources()) {
+  test(`every key ${file} uses exists in every language`, () => {
+    const source = readFileSync(new URL(file, WEB), 'utf8');
+    for (const lang of LANGUAGES) assert.deepEqual(missingKeys(source, sections, lang), [], `${lang}: missing in ${sections.map(String).join(' or ')}`);
+  });
+}
+
+for (const [name, load] of Object.entries(WIDGETS)) {
+  test(`widget ${name}: every control, preset and quiz label is a key (or a number)`, async () => {
+    const def = await load();
+    assert.equal(def.name, name);
+    assert.equal(def.strings, undefined, 'no strings of its own');
+    const labels = def.controls.filter((c) => !c.hidden).flatMap((c) => [c.label, ...(c.options ?? []).map((o) => o.label),
+      ...(c.presets ?? []).flatMap((p) => [p.label, p.value]), ...(c.unit ? [c.unit] : [])]);
+    if (def.quiz) labels.push(def.quiz.question, ...def.quiz.options.map((o) => o.label));
+    for (const lang of LANGUAGES) {
+      for (const label of labels) {
+        assert.ok(label in CATALOGS[lang][name] || label in CATALOGS[lang].common || literal(label), `${lang}: "${label}" is not in the catalog`);
+      }
+    }
+    for (const c of def.controls) assert.ok(c.key in def.defaults, `default for ${c.key}`);
+  });
+}
+
+// --- the markup of formulas ---
+
+// just enough of a document for typeset(): elements with children and text
+const fakeDocument = {
+  createDocumentFragment: () => fakeNode('#fragment'),
+  createTextNode: (text) => ({ name: '#text', text }),
+  createElement: (tag) => fakeNode(tag),
+  createElementNS: (ns, tag) => fakeNode(tag, ns),
+};
+function fakeNode(name, ns = null) {
+  const node = { name, ns, attributes: {}, children: [], text: '' };
+  node.append = (...kids) => node.children.push(...kids);
+  node.setAttribute = (k, v) => { node.attributes[k] = v; };
+  Object.defineProperty(node, 'textContent', { set(v) { node.text = v; } });
+  return node;
+}
+const shape = (fragment) => fragment.children.map((c) => (c.name === '#text' ? c.text : `<${c.name}>${c.text}`));
+
+test('markup: ^{…} and _{…} become <sup>/<sub> (or <tspan> in SVG); placeholders, also inside them, are filled', () => {
+  assert.deepEqual(layout('Q = XW^{Q}, d_{k} = {d}', { d: 64 }),
+    [{ shift: null, text: 'Q = XW' }, { shift: 'sup', text: 'Q' }, { shift: null, text: ', d' }, { shift: 'sub', text: 'k' }, { shift: null, text: ' = 64' }]);
+  assert.deepEqual(shape(typeset(layout('Z_{{h}} and 10000^{{e}/{d}}', { h: 2, e: 4, d: 8 }), { doc: fakeDocument })),
+    ['Z', '<sub>2', ' and 10000', '<sup>4/8']);
+  const svg = typeset(layout('W^{O}'), { svg: true, doc: fakeDocument });
+  assert.equal(svg.children[1].name, 'tspan');
+  assert.equal(svg.children[1].attributes['baseline-shift'], 'super');
+  assert.equal(plainText(layout('QK^{T}/√d_{k}, W^{Q}, d_{model}')), 'QKᵀ/√dₖ, WQ, dₘₒdₑₗ');
+});
+
+test('markup: a placeholder\'s value is text, never markup; a bare caret stays as it is', () => {
+  const runs = layout('row “{q}”: W^{O}', { q: 'x^{evil}_{y} <b>' });
+  assert.deepEqual(runs, [{ shift: null, text: 'row “x^{evil}_{y} <b>”: W' }, { shift: 'sup', text: 'O' }]);
+  assert.deepEqual(parseMessage('a ^ b_c'), [{ shift: null, pieces: [{ text: 'a ^ b_c' }] }]);
+  assert.equal(plainText(layout('{missing} stays')), '{missing} stays');
+});
+
+test('t(): the section, then common, then English, then the key; t.rich builds nodes', () => {
+  const t = translator('zh', 'kv-query');
+  assert.equal(t('cm'), '厘米');
+  assert.equal(t('copy'), '复制');
+  assert.equal(t('noSuchKey'), 'noSuchKey');
+  assert.equal(translator('en', 'self-attention')('matrixScaled'), 'S/√dₖ');
+  assert.equal(t.lang, 'zh');
+  assert.equal(typeof t.rich, 'function');
+});

@@ -1,0 +1,107 @@
+// Messages with formulas: a tiny markup inside catalog strings, ^{…} for a
+// superscript and _{…} for a subscript (W^{Q}, d_{k}, 10000^{2i/d}), and
+// {name} placeholders, also inside them (Z_{{h}}). The template is parsed
+// before any value is put in, so what a placeholder holds (a user's sentence)
+// is never read as markup: it always ends up as plain text.
+//
+//   layout(template, vars)  -> runs [{ text, shift: null | 'sup' | 'sub' }]   (pure)
+//   plainText(runs)         -> a string: Unicode superscripts and subscripts where
+//                              they exist (attributes, <option>, CSV, titles)
+//   typeset(runs, { svg })  -> a DocumentFragment: text nodes and <sup>/<sub>,
+//                              or <tspan baseline-shift> inside SVG text
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// one piece of a template: literal text, or a {name} placeholder
+function pieces(text) {
+  const out = [];
+  let last = 0;
+  for (const match of text.matchAll(/\{(\w+)\}/g)) {
+    if (match.index > last) out.push({ text: text.slice(last, match.index) });
+    out.push({ name: match[1] });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}
+
+// The end of a ^{ or _{ group opened at `open` (the index of its "{"): the
+// first "}" that does not close a {name} placeholder.
+function groupEnd(template, open) {
+  let i = open + 1;
+  while (i < template.length) {
+    const placeholder = /^\{\w+\}/.exec(template.slice(i));
+    if (placeholder) { i += placeholder[0].length; continue; }
+    if (template[i] === '}') return i;
+    i += 1;
+  }
+  return -1;
+}
+
+// template -> [{ shift, pieces }], the markup resolved and the placeholders kept
+export function parseMessage(template) {
+  const groups = [];
+  let plain = '';
+  let i = 0;
+  const flush = () => { if (plain) groups.push({ shift: null, pieces: pieces(plain) }); plain = ''; };
+  while (i < template.length) {
+    const ch = template[i];
+    if ((ch === '^' || ch === '_') && template[i + 1] === '{') {
+      const end = groupEnd(template, i + 1);
+      if (end > i + 2) {
+        flush();
+        groups.push({ shift: ch === '^' ? 'sup' : 'sub', pieces: pieces(template.slice(i + 2, end)) });
+        i = end + 1;
+        continue;
+      }
+    }
+    plain += ch;
+    i += 1;
+  }
+  flush();
+  return groups;
+}
+
+// The runs of a message with its placeholders filled (a missing one stays "{name}").
+export function layout(template, vars = {}) {
+  const has = (name) => Object.prototype.hasOwnProperty.call(vars, name);
+  return parseMessage(String(template)).map(({ shift, pieces: parts }) => ({
+    shift,
+    text: parts.map((p) => ('name' in p ? (has(p.name) ? String(vars[p.name]) : `{${p.name}}`) : p.text)).join(''),
+  })).filter((run) => run.text);
+}
+
+const SUP = Object.fromEntries([...'0123456789+−-=()'].map((c, i) => [c, '⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾'[i]])
+  .concat([...'abcdefghijklmnoprstuvwxyz'].map((c, i) => [c, [...'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ'][i]]))
+  .concat([...'ABDEGHIJKLMNOPRTUVW'].map((c, i) => [c, [...'ᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ'][i]])));
+const SUB = Object.fromEntries([...'0123456789+−-=()'].map((c, i) => [c, '₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎'[i]])
+  .concat([...'aehijklmnoprstuvx'].map((c, i) => [c, [...'ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ'][i]])));
+
+// Runs as one string: each raised or lowered character by its Unicode form
+// where there is one (d_{k} -> dₖ, QK^{T} -> QKᵀ), else as it is.
+export function plainText(runs) {
+  return runs.map(({ text, shift }) => {
+    if (!shift) return text;
+    const table = shift === 'sup' ? SUP : SUB;
+    return [...text].map((ch) => table[ch] ?? ch).join('');
+  }).join('');
+}
+
+// Runs as DOM nodes (text nodes only: nothing is ever parsed as HTML).
+// svg: for inside an SVG <text>, where <sup>/<sub> do not exist.
+export function typeset(runs, { svg = false, doc = globalThis.document } = {}) {
+  const fragment = doc.createDocumentFragment();
+  for (const { text, shift } of runs) {
+    if (!shift) { fragment.append(doc.createTextNode(text)); continue; }
+    let node;
+    if (svg) {
+      node = doc.createElementNS(SVG_NS, 'tspan');
+      node.setAttribute('baseline-shift', shift === 'sup' ? 'super' : 'sub');
+      node.setAttribute('font-size', '75%');
+    } else {
+      node = doc.createElement(shift);
+    }
+    node.textContent = text;
+    fragment.append(node);
+  }
+  return fragment;
+}
