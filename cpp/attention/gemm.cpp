@@ -1,0 +1,153 @@
+#include "attention/gemm.hpp"
+
+#include "attention/simd.hpp"
+
+#include <algorithm>
+
+namespace attn {
+
+namespace {
+
+using simd::f32x4;
+
+constexpr Index kPanel = PackedDense::kPanel;
+constexpr Index kRows = 4;      // rows of X per micro-tile: 4 x 8 sums in eight registers
+constexpr Index kKBlock = 256;  // the shared index per pass: a panel slice of 8 KB stays in L1
+
+// acc[r] (two f32x4: 8 columns) += sum over k < kc of X(r, k) * B(k, :), r < R.
+//   X: R rows, stride ldx   B: (kc, 8) contiguous
+template <int R>
+inline void micro(Index kc, const float* X, Index ldx, const float* B, f32x4 (&acc)[kRows][2]) {
+    Index k = 0;
+    for (; k + 2 <= kc; k += 2) {
+        const f32x4 b0 = simd::load(B + k * kPanel), b1 = simd::load(B + k * kPanel + 4);
+        const f32x4 c0 = simd::load(B + (k + 1) * kPanel), c1 = simd::load(B + (k + 1) * kPanel + 4);
+        for (int r = 0; r < R; ++r) {
+            const f32x4 a = simd::load_splat(X + r * ldx + k);
+            const f32x4 a1 = simd::load_splat(X + r * ldx + k + 1);
+            acc[r][0] = simd::add(acc[r][0], simd::mul(a, b0));
+            acc[r][1] = simd::add(acc[r][1], simd::mul(a, b1));
+            acc[r][0] = simd::add(acc[r][0], simd::mul(a1, c0));
+            acc[r][1] = simd::add(acc[r][1], simd::mul(a1, c1));
+        }
+    }
+    for (; k < kc; ++k) {
+        const f32x4 b0 = simd::load(B + k * kPanel), b1 = simd::load(B + k * kPanel + 4);
+        for (int r = 0; r < R; ++r) {
+            const f32x4 a = simd::load_splat(X + r * ldx + k);
+            acc[r][0] = simd::add(acc[r][0], simd::mul(a, b0));
+            acc[r][1] = simd::add(acc[r][1], simd::mul(a, b1));
+        }
+    }
+}
+
+// One tile of R rows and the 8 columns from col: its sums start from the bias
+// (first pass) or from what Y holds, take one block of the shared index, and
+// are stored back; the last pass applies the activation and adds R.
+template <int R>
+void tile(Index kc, const float* X, Index ldx, const float* B, const float* bias, bool first, bool last,
+          Activation act, const float* Res, Index ldr, float* Y, Index ldy, Index width) {
+    f32x4 acc[kRows][2];
+    float edge[kRows][kPanel];  // the last panel's columns past out: never read from or written to Y
+    const bool full = width == kPanel;
+    for (int r = 0; r < R; ++r) {
+        if (first) {
+            acc[r][0] = simd::load(bias);
+            acc[r][1] = simd::load(bias + 4);
+        } else if (full) {
+            acc[r][0] = simd::load(Y + r * ldy);
+            acc[r][1] = simd::load(Y + r * ldy + 4);
+        } else {
+            std::fill(edge[r], edge[r] + kPanel, 0.0f);
+            std::copy(Y + r * ldy, Y + r * ldy + width, edge[r]);
+            acc[r][0] = simd::load(edge[r]);
+            acc[r][1] = simd::load(edge[r] + 4);
+        }
+    }
+    micro<R>(kc, X, ldx, B, acc);
+    for (int r = 0; r < R; ++r) {
+        if (last) {
+            if (act == Activation::relu) {
+                acc[r][0] = simd::max(acc[r][0], simd::splat(0));
+                acc[r][1] = simd::max(acc[r][1], simd::splat(0));
+            }
+            if (Res) {
+                if (full) {
+                    acc[r][0] = simd::add(acc[r][0], simd::load(Res + r * ldr));
+                    acc[r][1] = simd::add(acc[r][1], simd::load(Res + r * ldr + 4));
+                } else {
+                    float res[kPanel] = {};
+                    std::copy(Res + r * ldr, Res + r * ldr + width, res);
+                    acc[r][0] = simd::add(acc[r][0], simd::load(res));
+                    acc[r][1] = simd::add(acc[r][1], simd::load(res + 4));
+                }
+            }
+        }
+        if (full) {
+            simd::store(Y + r * ldy, acc[r][0]);
+            simd::store(Y + r * ldy + 4, acc[r][1]);
+        } else {
+            simd::store(edge[r], acc[r][0]);
+            simd::store(edge[r] + 4, acc[r][1]);
+            std::copy(edge[r], edge[r] + width, Y + r * ldy);
+        }
+    }
+}
+
+}  // namespace
+
+PackedDense pack_dense(const MatRef& W, const VecRef& b) {
+    require(W.rows() >= 1 && W.cols() >= 1, "weights must not be empty, got " + shape(W));
+    require(b.size() == W.cols(), "bias must have " + std::to_string(W.cols()) +
+                                      " entries (the output width), got " + std::to_string(b.size()));
+    PackedDense p;
+    p.in = W.rows();
+    p.out = W.cols();
+    const Index panels = p.panel_count();
+    p.panels.assign(size_t(panels * p.in * kPanel), 0.0f);
+    p.bias.assign(size_t(panels * kPanel), 0.0f);
+    for (Index k = 0; k < p.in; ++k)
+        for (Index j = 0; j < p.out; ++j) p.panels[size_t(((j / kPanel) * p.in + k) * kPanel + j % kPanel)] = W(k, j);
+    for (Index j = 0; j < p.out; ++j) p.bias[size_t(j)] = b(j);
+    return p;
+}
+
+void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Activation act, const float* R,
+                  Index ldr, float* Y, Index ldy) {
+    const Index panels = W.panel_count();
+    for (Index k0 = 0; k0 < W.in; k0 += kKBlock) {
+        const Index kc = std::min(kKBlock, W.in - k0);
+        const bool first = k0 == 0, last = k0 + kc == W.in;
+        for (Index p = 0; p < panels; ++p) {
+            const Index col = p * kPanel, width = std::min(kPanel, W.out - col);
+            const float* B = W.panels.data() + (p * W.in + k0) * kPanel;
+            const float* bias = W.bias.data() + col;
+            for (Index i = 0; i < m; i += kRows) {
+                const float* x = X + i * ldx + k0;
+                const float* res = R ? R + i * ldr + col : nullptr;
+                float* y = Y + i * ldy + col;
+                switch (std::min(kRows, m - i)) {
+                    case 4: tile<4>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 3: tile<3>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 2: tile<2>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    default: tile<1>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                }
+            }
+        }
+    }
+}
+
+Mat dense(const MatRef& X, const PackedDense& W, Activation act, const Mat* residual) {
+    require_nonempty(X, "input");
+    require(X.cols() == W.in, "input must have " + std::to_string(W.in) + " columns (the layer's input width), got " +
+                                  shape(X));
+    if (residual)
+        require(residual->rows() == X.rows() && residual->cols() == W.out,
+                "residual must have shape " + shape(X.rows(), W.out) + ", got " + shape(*residual));
+    Mat Y(X.rows(), W.out);
+    dense_packed(X.rows(), X.data(), X.outerStride(), W, act, residual ? residual->data() : nullptr,
+                 residual ? residual->outerStride() : 0, Y.data(), Y.outerStride());
+    return Y;
+}
+
+}  // namespace attn
