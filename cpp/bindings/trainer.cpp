@@ -1,0 +1,237 @@
+// The trainers behind api-trainer.js: the attention model trained on a
+// sequence task (trainer.hpp) and the learnable-width Nadaraya-Watson model
+// (nw_trainer.hpp). JS holds a handle, never a pointer; a deleted handle is an
+// error. Each live trainer keeps a buffer for the losses of step(n), reused
+// from call to call.
+#include "bindings/convert.hpp"
+#include "bindings/raw.hpp"
+
+#include <emscripten/bind.h>
+
+#include <map>
+#include <memory>
+
+namespace attn::js {
+
+using emscripten::typed_memory_view;
+using train::NwTrainer;
+using train::Trainer;
+
+namespace {
+
+template <class T>
+struct Live {
+    std::unique_ptr<T> trainer;
+    std::vector<double> losses;  // (n) of the last step(n)
+};
+
+template <class T>
+std::map<int, Live<T>>& table() {
+    static std::map<int, Live<T>> live;
+    return live;
+}
+
+int next_handle() {
+    static int next = 1;
+    return next++;
+}
+
+template <class T>
+Live<T>& live_of(const val& o) {
+    const auto found = table<T>().find(o["handle"].as<int>());
+    require(found != table<T>().end(), "this trainer was deleted");
+    return found->second;
+}
+
+val float64_array(const std::vector<double>& xs) {
+    return val::global("Float64Array").new_(typed_memory_view(xs.size(), xs.data()));
+}
+val float64_array(const train::VecD& v) {
+    return val::global("Float64Array").new_(typed_memory_view(size_t(v.size()), v.data()));
+}
+val int32_array(const std::vector<std::int32_t>& xs) {
+    return val::global("Int32Array").new_(typed_memory_view(xs.size(), xs.data()));
+}
+train::VecD to_vec_double(const val& v) {
+    train::VecD out(v["length"].as<int>());
+    val(typed_memory_view(size_t(out.size()), out.data())).call<void>("set", v);
+    return out;
+}
+
+template <class T>
+val erase(const val& o) {
+    live_of<T>(o);  // a second delete() is an error too
+    table<T>().erase(o["handle"].as<int>());
+    return val(true);
+}
+
+}  // namespace
+
+// ---- the attention trainer ------------------------------------------------
+
+val raw_trainer_create(val o) {
+    return guarded([&] {
+        train::TrainerOptions options;
+        options.task = o["task"].as<std::string>();
+        options.seed = o["seed"].as<double>();
+        options.length = o["length"].as<double>();
+        options.vocab = o["vocab"].as<double>();
+        options.d_model = o["dModel"].as<double>();
+        options.heads = o["heads"].as<double>();
+        options.batch = o["batch"].as<double>();
+        options.learning_rate = o["learningRate"].as<double>();
+        options.causal = o["causal"].as<bool>();
+        options.residual = o["residual"].as<bool>();
+        const int handle = next_handle();
+        table<Trainer>()[handle].trainer = std::make_unique<Trainer>(options);
+        val out = val::object();
+        out.set("handle", handle);
+        return out;
+    });
+}
+
+val raw_trainer_step(val o) {
+    return guarded([&] {
+        Live<Trainer>& live = live_of<Trainer>(o);
+        const train::StepResult r = live.trainer->step(o["steps"].as<double>(), &live.losses);
+        val out = val::object();
+        out.set("step", r.step);
+        out.set("loss", r.loss);
+        out.set("losses", float64_array(live.losses));
+        return out;
+    });
+}
+
+val raw_trainer_evaluate(val o) {
+    return guarded([&] {
+        const train::Evaluation e = live_of<Trainer>(o).trainer->evaluate();
+        val out = val::object();
+        out.set("loss", e.loss);
+        out.set("accuracy", e.accuracy);
+        return out;
+    });
+}
+
+val raw_trainer_probe(val o) {
+    return guarded([&] {
+        const train::Probe p = live_of<Trainer>(o).trainer->probe();
+        val out = val::object();
+        out.set("input", int32_array(p.input));
+        out.set("target", int32_array(p.target));
+        out.set("prediction", int32_array(p.prediction));
+        val weights = val::array();
+        for (const Mat& w : p.weights) weights.call<void>("push", from_mat(w));
+        out.set("weights", weights);
+        out.set("needed", from_mat(p.needed));
+        return out;
+    });
+}
+
+val raw_trainer_parameters(val o) {
+    return guarded([&] {
+        const train::Parameters p = live_of<Trainer>(o).trainer->parameters();
+        val out = val::object();
+        out.set("embedding", from_mat(p.embedding));
+        out.set("Wq", from_mat(p.Wq));
+        out.set("Wk", from_mat(p.Wk));
+        out.set("Wv", from_mat(p.Wv));
+        out.set("Wo", from_mat(p.Wo));
+        return out;
+    });
+}
+
+val raw_trainer_gradient_check(val o) {
+    return guarded([&] {
+        const train::GradientCheck g = live_of<Trainer>(o).trainer->gradient_check();
+        val out = val::object();
+        out.set("maxRelativeError", g.max_relative_error);
+        out.set("checked", double(g.checked));
+        out.set("worst", g.worst);
+        return out;
+    });
+}
+
+val raw_trainer_delete(val o) {
+    return guarded([&] { return erase<Trainer>(o); });
+}
+
+// ---- the learnable-width Nadaraya-Watson trainer ------------------------------
+
+val raw_width_trainer_create(val o) {
+    return guarded([&] {
+        train::NwOptions options;
+        options.seed = o["seed"].as<double>();
+        options.samples = o["samples"].as<double>();
+        options.noise = o["noise"].as<double>();
+        options.width = o["width"].as<double>();
+        options.learning_rate = o["learningRate"].as<double>();
+        const int handle = next_handle();
+        table<NwTrainer>()[handle].trainer = std::make_unique<NwTrainer>(options);
+        val out = val::object();
+        out.set("handle", handle);
+        return out;
+    });
+}
+
+val raw_width_trainer_step(val o) {
+    return guarded([&] {
+        Live<NwTrainer>& live = live_of<NwTrainer>(o);
+        const train::NwStep r = live.trainer->step(o["steps"].as<double>(), &live.losses);
+        val out = val::object();
+        out.set("step", r.step);
+        out.set("loss", r.loss);
+        out.set("width", r.width);
+        out.set("losses", float64_array(live.losses));
+        return out;
+    });
+}
+
+val raw_width_trainer_evaluate(val o) {
+    return guarded([&] {
+        const NwTrainer& t = *live_of<NwTrainer>(o).trainer;
+        val out = val::object();
+        out.set("loss", t.loss());
+        out.set("heldOutLoss", t.held_out_loss());
+        out.set("width", t.width());
+        out.set("sigma", t.sigma());
+        return out;
+    });
+}
+
+val raw_width_trainer_samples(val o) {
+    return guarded([&] {
+        const NwTrainer& t = *live_of<NwTrainer>(o).trainer;
+        val out = val::object();
+        out.set("heights", float64_array(t.heights()));
+        out.set("weights", float64_array(t.weights()));
+        return out;
+    });
+}
+
+// attention pooling with the current w over the given keys and values, or the
+// training samples when keys is absent
+val raw_width_trainer_pool(val o) {
+    return guarded([&] {
+        const NwTrainer& t = *live_of<NwTrainer>(o).trainer;
+        const bool samples = !has(o, "keys");
+        const Vec keys = samples ? Vec(t.heights().cast<Scalar>()) : to_vec(o["keys"]);
+        const Vec values = samples ? Vec(t.weights().cast<Scalar>()) : to_vec(o["values"]);
+        const train::NwEstimate e = t.estimate(keys, values, to_vec(o["queries"]));
+        val out = val::object();
+        out.set("estimates", from_vec(e.estimates));
+        if (!samples) out.set("weights", from_mat(e.weights));
+        return out;
+    });
+}
+
+val raw_width_trainer_losses(val o) {
+    return guarded([&] {
+        return float64_array(live_of<NwTrainer>(o).trainer->losses_at(to_vec_double(o["widths"])));
+    });
+}
+
+val raw_width_trainer_delete(val o) {
+    return guarded([&] { return erase<NwTrainer>(o); });
+}
+
+}  // namespace attn::js

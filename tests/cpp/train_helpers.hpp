@@ -1,0 +1,30 @@
+// Helpers of the training tests: seeded random shapes and tensors in float and
+// double, and comparison of a float result with a double reference.
+#pragma once
+
+#include "helpers.hpp"
+
+#include <vector>
+
+namespace attn::test {
+
+using train::MatD;
+using train::TokenIds;
+
+// entries uniform on [-limit, limit], the same in float and double
+inline MatD random_double(Index rows, Index cols, std::uint64_t seed, double limit = 1) {
+    return (init_uniform(rows, cols, seed, stream::input, Scalar(limit))).cast<double>();
+}
+inline Mat to_float(const MatD& m) { return m.cast<float>(); }
+
+inline TokenIds random_tokens(Index count, Index vocab, std::uint64_t seed) {
+    Rng rng(seed, 7);
+    TokenIds t(size_t(count), 0);
+    for (auto& x : t) x = std::int32_t(rng.next() % std::uint64_t(vocab));
+    return t;
+}
+
+// largest |a - b| / (1 + |b|), a float result against a double reference
+inline double max_error(const MatRef& a, const MatD& b) { return max_rel_error_of(a, b); }
+
+}  // namespace attn::test

@@ -1,0 +1,201 @@
+// Widget "training": attention learned live. A one-layer attention model is
+// trained by the core (backpropagation and Adam) on a task whose right map is
+// known (reverse a sequence: the anti-diagonal; shift it by one: the
+// sub-diagonal), and the probe's map moves towards it as the loss falls.
+// Training runs in a Web Worker with its own module (training/runner.js), or
+// on the main thread in short slices where no worker starts. The state in the
+// URL includes the steps trained: the engine is deterministic, so a shared
+// link retrains to that step and shows the same numbers.
+import { element } from '../dom.js';
+import { composite } from '../render/compose.js';
+import { formatNumber } from '../render/format.js';
+import { mapThumbnail } from '../render/thumbnail.js';
+import { createEngine } from '../training/engine.js';
+import { createController, MAX_STEPS } from '../training/controller.js';
+import { accuracyPlot, drawSnapshot, lossPlot, mapFigure, pattern, percent } from '../training/draw.js';
+
+export const name = 'training';
+
+export const defaults = { task: 'reverse', seed: 1, heads: '1', lr: 0.01, speed: 2, steps: 0 };
+
+export const controls = [
+  { key: 'task', type: 'choice', label: 'task', options: [{ value: 'reverse', label: 'reverse' }, { value: 'shift', label: 'shift' }] },
+  { key: 'seed', type: 'range', label: 'seed', min: 1, max: 100, step: 1 },
+  { key: 'heads', type: 'choice', label: 'heads', options: [{ value: '1', label: '1' }, { value: '2', label: '2' }, { value: '4', label: '4' }] },
+  { key: 'lr', type: 'range', label: 'lr', min: 0.001, max: 0.1, step: 0.001 },
+  { key: 'speed', type: 'range', label: 'speed', min: 1, max: 50, step: 1 },
+  { key: 'steps', type: 'range', hidden: true, min: 0, max: MAX_STEPS, step: 1 },
+];
+
+const FIGURES_EVERY = 400;  // ms between redrawn figures while training
+
+const trainerOptions = (state) => ({ task: state.task, seed: state.seed, heads: Number(state.heads), learningRate: state.lr });
+
+// the options, and everything at step 0 from the core in this thread: the first
+// picture and "the map at step 0", before the runner answers
+export function compute(att, state) {
+  const options = trainerOptions(state);
+  const engine = createEngine(att);
+  let initial;
+  try {
+    engine.reset(options);
+    initial = engine.snapshot();
+  } finally {
+    engine.dispose();
+  }
+  return { options, initial, needed: initial.probe.needed, live: { snapshot: initial } };
+}
+
+function button(label, t, onClick) {
+  const b = element('button', 'action-button', t.rich(label));
+  b.type = 'button';
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function stat(label, field, t) {
+  const box = element('div', 'stat-box');
+  const value = element('output', 'stat-value', '—');
+  value.dataset.field = field;
+  box.append(element('span', 'stat-label', t.rich(label)), value);
+  return { box, value };
+}
+
+export function build(body, ctx) {
+  const { t } = ctx;
+  const view = { data: null, state: null, drawn: 0, mapsFor: null };
+  const play = button('train', t, () => (view.controller.status.running ? view.controller.pause() : view.controller.train()));
+  play.setAttribute('aria-pressed', 'false');
+  play.dataset.action = 'train';
+  const one = button('stepOnce', t, () => view.controller.stepOnce());
+  one.dataset.action = 'step';
+  const reset = button('reset', t, () => view.controller.reset());
+  reset.dataset.action = 'reset';
+  const bar = element('div', 'action-bar');
+  bar.append(play, one, reset);
+  const status = element('p', 'tr-status');
+  status.dataset.field = 'status';
+  const note = element('p', 'tr-note', t.rich('fallbackNote'));
+  note.hidden = true;
+  const stats = element('div', 'stat-grid');
+  const fields = {};
+  for (const [label, field] of [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['accuracy', 'accuracy']]) {
+    const s = stat(label, field, t);
+    fields[field] = s.value;
+    stats.append(s.box);
+  }
+  const figure = (caption, className) => {
+    const f = element('figure', className);
+    const box = element('div', 'plot-box');
+    f.append(element('figcaption', '', t.rich(caption)), box);
+    return { figure: f, box };
+  };
+  const loss = figure('lossTitle', 'plot-figure'), accuracy = figure('accuracyTitle', 'plot-figure');
+  const plots = element('div', 'plot-grid');
+  plots.append(loss.figure, accuracy.figure);
+  const maps = element('div', 'tr-maps');
+  const tokens = element('div', 'tr-tokens-box table-scroll');
+  const productFigure = element('figure', 'tr-product');
+  const product = element('div', 'tr-product-map');
+  const productScale = element('p', 'tr-product-scale');
+  productFigure.append(element('figcaption', '', t.rich('product')), product, productScale, element('p', 'small-note', t.rich('productExplain')));
+  const lower = element('div', 'tr-lower');
+  lower.append(tokens, productFigure);
+  body.append(bar, status, note, stats, plots, element('h3', 'section-heading', t.rich('mapsHeading')), maps, lower);
+
+  Object.assign(view, { play, one, reset, status, note, fields, lossBox: loss.box, accuracyBox: accuracy.box, maps, tokens, product, productScale });
+  view.controller = createController({
+    loadAttention: ctx.module,
+    onSnapshot(snapshot) {
+      if (!body.isConnected) { view.controller.dispose(); return; }
+      if (!view.data) return;
+      view.data.live.snapshot = snapshot;
+      // while training, the figures follow a few times a second, the numbers every frame
+      drawSnapshot(view, snapshot, { initial: view.data.initial, needed: view.data.needed, heads: view.data.options.heads, t,
+        figures: !view.controller.status.running || performance.now() - view.drawn > FIGURES_EVERY });
+    },
+    onStatus: (s) => showStatus(view, s, t),
+    onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
+    onError: (message) => { view.status.textContent = t('trainingError', { message }); },
+  });
+  // a widget mounted again (a language switch) leaves this one out of the page: its worker goes
+  const watch = setInterval(() => {
+    if (!body.isConnected) { clearInterval(watch); view.controller.dispose(); }
+  }, 2000);
+  return view;
+}
+
+function showStatus(view, s, t) {
+  view.play.replaceChildren(t.rich(s.running ? 'pause' : 'train'));
+  view.play.setAttribute('aria-pressed', String(s.running));
+  view.note.hidden = s.mode !== 'main';
+  view.one.disabled = Boolean(s.replaying);
+  const where = t(s.mode === 'worker' ? 'inWorker' : s.mode === 'main' ? 'onMainThread' : 'starting');
+  const text = s.replaying ? t('replaying', { step: formatNumber(s.step, { digits: 0 }), target: formatNumber(s.replaying, { digits: 0 }) })
+    : s.running ? t('running', { rate: formatNumber(s.stepsPerSecond, { digits: 0 }) })
+      : t('resting', { step: formatNumber(s.step, { digits: 0 }) });
+  view.status.textContent = `${text} · ${where}`;
+  view.status.dataset.mode = s.mode;
+  view.status.dataset.running = String(s.running);
+  view.status.dataset.replaying = String(Boolean(s.replaying));
+}
+
+export function render(view, data, state, { t }) {
+  view.data = data;
+  view.controller.sync(data.options, state.steps, state.speed);
+  const shown = view.controller.latest ?? data.initial;
+  data.live.snapshot = shown;
+  view.mapsFor = null;  // the options may have changed: the maps are drawn anew
+  drawSnapshot(view, shown, { initial: data.initial, needed: data.needed, heads: data.options.heads, t, figures: true });
+  showStatus(view, view.controller.status, t);
+}
+
+const CHOICES = {
+  anti: (i, j, n) => j === n - 1 - i,
+  diagonal: (i, j) => i === j,
+  uniform: () => 0.5,
+  sub: (i, j, n) => j === (i + n - 1) % n,
+};
+
+export const quiz = {
+  question: 'quizQuestion',
+  options: [
+    { value: 'anti', label: 'antiDiagonal' }, { value: 'diagonal', label: 'diagonal' },
+    { value: 'uniform', label: 'uniform' }, { value: 'sub', label: 'subDiagonal' },
+  ].map((o) => ({ ...o, picture: () => {
+    const map = pattern(8, (i, j) => Number(CHOICES[o.value](i, j, 8)));
+    return mapThumbnail({ values: map.data, rows: 8, cols: 8 });
+  } })),
+  answer: (data, state) => (state.task === 'shift' ? 'sub' : 'anti'),
+  explain(data, state, t) {
+    const snapshot = data.live.snapshot;
+    return t(state.task === 'shift' ? 'quizExplainShift' : 'quizExplainReverse', { step: snapshot.step, accuracy: percent(snapshot.evaluation.accuracy) });
+  },
+};
+
+export function exports(data, state, t) {
+  const snapshot = data.live.snapshot;
+  return {
+    visual: () => composite([
+      ...snapshot.probe.weights.map((w, h) => ({ title: t('headAfter', { h: h + 1, step: snapshot.step }), svg: mapFigure(w, { t, title: '' }) })),
+      { title: t('needed'), svg: mapFigure(data.needed, { t, title: '' }) },
+      { title: t('atStart'), svg: mapFigure(data.initial.probe.weights[0], { t, title: '' }) },
+      { title: t('lossTitle'), svg: lossPlot(snapshot, t), newRow: true },
+      { title: t('accuracyTitle'), svg: accuracyPlot(snapshot, t) },
+    ], { title: t('title') }),
+    csv: () => {
+      const held = new Map(snapshot.evaluations.map((e) => [e.step, e]));
+      const rows = [];
+      for (let step = 0; step <= snapshot.step; step++) {
+        const e = held.get(step);
+        if (step > 0 || e) rows.push([step, step > 0 ? snapshot.losses[step - 1] : '', e ? e.loss : '', e ? e.accuracy : '']);
+      }
+      return { header: ['step', 'batch loss', 'held-out loss', 'held-out accuracy'], rows };
+    },
+    json: () => ({
+      options: { ...data.options }, step: snapshot.step, evaluation: snapshot.evaluation,
+      probe: { input: snapshot.probe.input, target: snapshot.probe.target, prediction: snapshot.probe.prediction },
+      parameters: snapshot.parameters,
+    }),
+  };
+}
