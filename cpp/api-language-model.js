@@ -1,0 +1,83 @@
+// The language model of the JS API (appended inside the module factory with
+// --post-js, after api-checks.js and api-trainer.js and before api.js, which
+// puts createLanguageModel and quatrainForm in the facade).
+//
+//   const lm = att.createLanguageModel({ texts: ['…'], heldOut: ['…'] });
+//   lm.step(50);                 // { step, loss, losses, tokens }
+//   lm.evaluate();               // { loss, unigramLoss, tokens } on the held-out texts
+//   lm.generate({ seed: 3 });    // a text
+//   lm.delete();
+//
+// The model lives in the WASM heap: JS holds a handle, never a pointer, and
+// delete() frees it; every call after delete() throws, delete() included.
+// Options are checked against a schema as api.js does (unknown option, wrong
+// type); sizes, ranges and memory limits are the core's checks, whose
+// messages are said here with the JS option names:
+//   "createLanguageModel: dModel 64 is not divisible by heads 3"
+//   "languageModel.generate: topK must be an integer from 0 to 1000000000, got -1"
+
+var attentionLanguageModels = (function defineAttentionLanguageModels(Module, checks, trainers) {
+  'use strict';
+
+  const fail = checks.fail, kinds = checks.kinds, check = checks.check;
+
+  // the core's argument names -> the JS option names (plain loops and no
+  // destructuring or spread: this Emscripten's optimizer cannot parse them)
+  const renames = [
+    [/\bd_model\b/g, 'dModel'], [/\blearning_rate\b/g, 'learningRate'], [/\bmin_count\b/g, 'minCount'],
+    [/\bheld_out\b/g, 'heldOut'], [/\bmax_tokens\b/g, 'maxTokens'], [/\btop_k\b/g, 'topK'],
+  ];
+  function call(fn, raw, canonical) {
+    const result = Module[raw](canonical);
+    if (typeof result === 'string') {
+      let message = result;
+      for (const rename of renames) message = message.replace(rename[0], rename[1]);
+      fail(fn, message);
+    }
+    return result;
+  }
+
+  const schema = {
+    texts: 'strings!', heldOut: 'strings!', layers: 'int', heads: 'int', dModel: 'int', context: 'int',
+    seed: 'seed', batch: 'int', learningRate: 'number', warmup: 'int', clip: 'number', minCount: 'int',
+  };
+  const defaults = {
+    layers: 2, heads: 4, dModel: 64, context: 32, seed: 1, batch: 32, learningRate: 3e-3, warmup: 50, clip: 1,
+    minCount: 1,
+  };
+  const generateSchema = { prompt: 'string', maxTokens: 'int', temperature: 'number', topK: 'int', seed: 'seed' };
+  const generateDefaults = { prompt: '', maxTokens: 24, temperature: 0.8, topK: 20, seed: 1 };
+
+  function createLanguageModel(options) {
+    const fn = 'createLanguageModel';
+    const o = Object.assign({}, defaults, check(fn, 'options', options, schema));
+    const handle = call(fn, 'raw_lm_create', o).handle;
+    // the options kept on the object: every size and rate, not the texts
+    const kept = {};
+    for (const key of Object.keys(defaults)) kept[key] = o[key];
+    return trainers.handleObject('languageModel', handle, 'raw_lm_delete', kept, {
+      // n Adam steps: { step: steps so far, loss: the last step's, losses: Float64Array(n) }
+      step: (fn, handle, steps) => call(fn, 'raw_lm_step', { handle, steps: trainers.stepCount(fn, steps) }),
+      evaluate: (fn, handle) => call(fn, 'raw_lm_evaluate', { handle }),
+      next: (fn, handle, prefix) => call(fn, 'raw_lm_next', { handle, prefix: kinds.string(fn, 'prefix', prefix) }),
+      attention: (fn, handle, text) => call(fn, 'raw_lm_attention', { handle, text: kinds.string(fn, 'text', text) }),
+      headScores: (fn, handle, text, period) => call(fn, 'raw_lm_head_scores', {
+        handle, text: kinds.string(fn, 'text', text), period: kinds.int(fn, 'period', period === undefined ? 6 : period),
+      }),
+      generate: (fn, handle, g) => call(fn, 'raw_lm_generate',
+        Object.assign({ handle }, generateDefaults, check(fn, 'options', g, generateSchema))).text,
+      gradientCheck: (fn, handle) => call(fn, 'raw_lm_gradient_check', { handle }),
+      vocabulary: (fn, handle) => call(fn, 'raw_lm_vocabulary', { handle }),
+      info: (fn, handle) => call(fn, 'raw_lm_info', { handle }),
+      parameters: (fn, handle) => call(fn, 'raw_lm_parameters', { handle }),
+    });
+  }
+
+  // { passed, total, share }: the five-character quatrain form of each text
+  function quatrainForm(texts) {
+    const fn = 'quatrainForm';
+    return call(fn, 'raw_quatrain_form', { texts: kinds.strings(fn, 'texts', texts) });
+  }
+
+  return { createLanguageModel, quatrainForm };
+})(Module, attentionChecks, attentionTrainers);

@@ -1,0 +1,480 @@
+#include "attention/language_model.hpp"
+
+#include "attention/train_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+namespace attn::train {
+
+// ---- options ------------------------------------------------------------------
+
+namespace {
+
+constexpr std::uint64_t kBatchStream = 61, kInitStream = 100;
+
+struct Sizes {
+    Index layers, heads, d, n, batch;
+};
+
+Sizes validated(const LanguageModelOptions& o) {
+    integer_option(o.seed, "seed", 0, 9007199254740992.0);
+    Sizes s;
+    s.layers = integer_option(o.layers, "layers", 1, 4);
+    s.d = integer_option(o.d_model, "d_model", 1, 256);
+    s.heads = integer_option(o.heads, "heads", 1, double(s.d));
+    require(s.d % s.heads == 0,
+            "d_model " + std::to_string(s.d) + " is not divisible by heads " + std::to_string(s.heads));
+    s.n = integer_option(o.context, "context", 2, 128);
+    s.batch = integer_option(o.batch, "batch", 1, 512);
+    require(std::isfinite(o.learning_rate) && o.learning_rate > 0,
+            "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
+    integer_option(o.warmup, "warmup", 0, 1e9);
+    require(std::isfinite(o.clip) && o.clip >= 0, "clip must be a finite number >= 0, got " + number(o.clip));
+    integer_option(o.min_count, "min_count", 1, 1e9);
+    require(!o.texts.empty(), "texts must hold at least one text");
+    return s;
+}
+
+// floats of every buffer (int32 buffers count one float per entry)
+double floats_needed(const Sizes& s, double vocab, double params, double train_tokens, double held_tokens) {
+    const double d = double(s.d), n = double(s.n), rows = double(s.batch) * n, L = double(s.layers);
+    const double per_block = rows * (8 * d + 3 * 4 * d + 4) + double(s.batch) * double(s.heads) * n * n;
+    const double scratch = rows * (4 * d + 2 * vocab + 6 * d + 4 * d + 4) + n * n + 2 * L * n * d + 9 * d + n + vocab;
+    return 4 * params + L * per_block + scratch + 4 * rows + 2 * vocab + train_tokens + 2 * held_tokens;
+}
+
+}  // namespace
+
+// ---- construction -------------------------------------------------------------
+
+LanguageModel::LanguageModel(const LanguageModelOptions& o)
+    : batches_(0, 0),
+      adam_(AdamOptions{o.learning_rate, 0.9, 0.999, 1e-8, o.warmup, o.clip}),
+      loss_{1} {
+    const Sizes s = validated(o);
+    n_ = s.n, d_ = s.d, batch_ = s.batch, layers_ = s.layers, heads_ = s.heads;
+    seed_ = std::uint64_t(o.seed);
+    batches_ = Rng(seed_, kBatchStream);
+    const Index min_count = Index(o.min_count);
+
+    // 1. the vocabulary: characters counted over the training texts
+    std::vector<std::vector<std::uint32_t>> train(o.texts.size()), held(o.held_out.size());
+    std::map<std::uint32_t, Index> counts;
+    double characters = 0;
+    for (size_t i = 0; i < o.texts.size(); ++i) {
+        train[i] = code_points_of(o.texts[i]);
+        for (std::uint32_t cp : train[i]) ++counts[cp];
+        characters += double(train[i].size());
+    }
+    require(characters > 0, "texts must hold at least one character");
+    std::vector<std::uint32_t> kept;
+    double kept_characters = 0;
+    for (const auto& [cp, count] : counts) {
+        if (count >= min_count) {
+            kept.push_back(cp);
+            kept_characters += double(count);
+        } else {
+            folded_ += 1;
+        }
+    }
+    coverage_ = kept_characters / characters;
+    has_unknown_ = folded_ > 0;
+    for (size_t i = 0; i < o.held_out.size(); ++i) {
+        held[i] = code_points_of(o.held_out[i]);
+        for (std::uint32_t cp : held[i])
+            if (!std::binary_search(kept.begin(), kept.end(), cp)) has_unknown_ = true;
+    }
+    code_points_.assign(1, 0);  // the boundary
+    if (has_unknown_) code_points_.push_back(0xFFFD);
+    first_char_ = Index(code_points_.size());
+    code_points_.insert(code_points_.end(), kept.begin(), kept.end());
+    vocab_ = Index(code_points_.size());
+    require(vocab_ - first_char_ >= 1, "texts must hold at least one character seen min_count times or more");
+    auto token_of = [&](std::uint32_t cp) -> std::int32_t {
+        const auto it = std::lower_bound(code_points_.begin() + first_char_, code_points_.end(), cp);
+        if (it != code_points_.end() && *it == cp) return std::int32_t(it - code_points_.begin());
+        return 1;  // the unknown token (it exists whenever a character is missing)
+    };
+
+    // 2. the texts as [0] + tokens + [0]; held-out windows of n inputs; the unigram baseline
+    double train_tokens = 0, held_tokens = 0;
+    for (const auto& t : train) train_tokens += double(t.size()) + 2;
+    for (const auto& t : held) {
+        const double targets = double(t.size()) + 1;
+        held_tokens += std::ceil(targets / double(n_)) * double(n_);
+    }
+    config_ = LmConfig{vocab_, n_, d_, heads_, layers_};
+    const std::vector<std::string> names = lm_tensor_names(layers_);
+    const double params = double(vocab_) * double(d_) + double(n_) * double(d_) +
+                          double(layers_) * (12.0 * double(d_) * double(d_) + 13.0 * double(d_)) + 2.0 * double(d_) +
+                          double(d_) * double(vocab_) + double(vocab_);
+    const double floats = floats_needed(s, double(vocab_), params, train_tokens, held_tokens);
+    require(floats <= kMaxFloats, "these sizes and texts need " + number(std::ceil(floats * 4 / 1048576)) +
+                                      " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) +
+                                      " MB");
+
+    std::vector<double> unigram(size_t(vocab_), 1.0);  // add-one
+    double unigram_total = double(vocab_);
+    train_start_.assign(1, 0);
+    train_tokens_.reserve(size_t(train_tokens));
+    for (const auto& t : train) {
+        train_tokens_.push_back(kBoundary);
+        for (std::uint32_t cp : t) {
+            const std::int32_t token = token_of(cp);
+            train_tokens_.push_back(token);
+            unigram[size_t(token)] += 1;
+        }
+        train_tokens_.push_back(kBoundary);
+        unigram[0] += 1;  // each text's end is a target
+        unigram_total += double(t.size()) + 1;
+        train_start_.push_back(Index(train_tokens_.size()));
+    }
+    double unigram_sum = 0;
+    std::vector<std::vector<std::int32_t>> windows;  // [0] + text + [0] cut into windows of n + 1 tokens
+    for (const auto& t : held) {
+        std::vector<std::int32_t> seq(1, kBoundary);
+        for (std::uint32_t cp : t) seq.push_back(token_of(cp));
+        seq.push_back(kBoundary);
+        const Index targets = Index(seq.size()) - 1;
+        for (Index start = 0; start < targets; start += n_)
+            windows.emplace_back(seq.begin() + start, seq.begin() + std::min(start + n_, targets) + 1);
+    }
+    // shortest first (stable: the order of the texts otherwise), so that evaluate()
+    // pads each chunk of windows to its longest only
+    std::stable_sort(windows.begin(), windows.end(),
+                     [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    for (const auto& w : windows) {
+        const Index targets = Index(w.size()) - 1;
+        for (Index i = 0; i < n_; ++i) {
+            const bool real = i < targets;
+            held_tokens_.push_back(real ? w[size_t(i)] : kBoundary);
+            held_targets_.push_back(real ? w[size_t(i) + 1] : -1);
+            if (real) {
+                unigram_sum -= log_det(unigram[size_t(w[size_t(i) + 1])] / unigram_total);
+                held_count_ += 1;
+            }
+        }
+        held_lengths_.push_back(targets);
+        ++held_windows_;
+    }
+    unigram_loss_ = held_count_ > 0 ? unigram_sum / held_count_ : 0;
+
+    // 3. the parameters, in the order of lm_tensor_names
+    const Index d = d_, v = vocab_, n = n_;
+    store_.add(names[0], v, d);
+    store_.add(names[1], n, d);
+    for (Index l = 0; l < layers_; ++l) {
+        const Index shapes[16][2] = {{1, d}, {1, d}, {d, d}, {1, d}, {d, d}, {1, d}, {d, d},     {1, d},
+                                     {d, d}, {1, d}, {1, d}, {1, d}, {d, 4 * d}, {1, 4 * d}, {4 * d, d}, {1, d}};
+        for (Index k = 0; k < 16; ++k) store_.add(names[size_t(tensor(l, k))], shapes[k][0], shapes[k][1]);
+    }
+    const Index f = tensor(layers_, 0);
+    store_.add(names[size_t(f)], 1, d);
+    store_.add(names[size_t(f + 1)], 1, d);
+    store_.add(names[size_t(f + 2)], d, v);
+    store_.add(names[size_t(f + 3)], 1, v);
+    store_.allocate();
+    auto stream = [](Index i) { return kInitStream + std::uint64_t(i); };
+    auto xavier = [](Index rows, Index cols) { return std::sqrt(6.0 / (double(rows) + double(cols))); };
+    store_.set(0, init_uniform(v, d, seed_, stream(0), 0.5f));
+    store_.set(1, init_uniform(n, d, seed_, stream(1), 0.5f));
+    const double shrink = 1 / std::sqrt(2.0 * double(layers_));
+    for (Index l = 0; l < layers_; ++l) {
+        for (Index k : {0, 10}) store_.set(tensor(l, k), Mat::Ones(1, d));
+        for (Index k : {2, 4, 6}) store_.set(tensor(l, k), init_xavier(d, d, seed_, stream(tensor(l, k))));
+        store_.set(tensor(l, 8), init_uniform(d, d, seed_, stream(tensor(l, 8)), Scalar(xavier(d, d) * shrink)));
+        store_.set(tensor(l, 12), init_xavier(d, 4 * d, seed_, stream(tensor(l, 12))));
+        store_.set(tensor(l, 14),
+                   init_uniform(4 * d, d, seed_, stream(tensor(l, 14)), Scalar(xavier(4 * d, d) * shrink)));
+    }
+    store_.set(f, Mat::Ones(1, d));
+    store_.set(f + 2, init_xavier(d, v, seed_, stream(f + 2)));
+
+    // 4. the layers and every activation buffer, carved from one allocation
+    embedding_ = Embedding{v, d, n};
+    qkv_ = Linear{d, d}, out_ = Linear{d, d}, up_ = Linear{d, 4 * d}, down_ = Linear{4 * d, d};
+    unembed_ = Linear{d, v};
+    bias_d_ = Bias{d}, bias_4d_ = Bias{4 * d}, bias_vocab_ = Bias{v};
+    norm_ = LayerNorm{d};
+    attention_ = MultiHeadAttention{n, d, heads_, true};
+    loss_ = SoftmaxCrossEntropy{v};
+    const Index rows = batch_ * n, A_size = batch_ * heads_ * n * n;
+    const Index block_floats = 8 * rows * d + 3 * rows * 4 * d + A_size + 4 * rows;
+    const Index total = layers_ * block_floats + 2 * rows * d + 2 * rows + 2 * rows * d + 2 * rows * v +
+                        6 * rows * d + rows * 4 * d + n * n + 2 * layers_ * n * d + 5 * d + 3 * 4 * d + n + v;
+    arena_.assign(size_t(total), 0.0f);
+    float* at = arena_.data();
+    auto take = [&at](Index count) {
+        float* p = at;
+        at += count;
+        return p;
+    };
+    blocks_.resize(size_t(layers_));
+    for (Block& b : blocks_) {
+        b.X = take(rows * d), b.Y1 = take(rows * d), b.Q = take(rows * d), b.K = take(rows * d);
+        b.V = take(rows * d), b.Z = take(rows * d), b.H = take(rows * d), b.Y2 = take(rows * d);
+        b.U = take(rows * 4 * d), b.T = take(rows * 4 * d), b.G = take(rows * 4 * d);
+        b.A = take(A_size);
+        b.mean1 = take(rows), b.rstd1 = take(rows), b.mean2 = take(rows), b.rstd2 = take(rows);
+    }
+    Xf_ = take(rows * d), Yf_ = take(rows * d), meanf_ = take(rows), rstdf_ = take(rows);
+    Yc_ = take(rows * d), dYc_ = take(rows * d), logits_ = take(rows * v), dlogits_ = take(rows * v);
+    dX_ = take(rows * d), dY_ = take(rows * d), dZ_ = take(rows * d), dQ_ = take(rows * d), dK_ = take(rows * d),
+    dV_ = take(rows * d), dU_ = take(rows * 4 * d), scratch_ = take(n * n);
+    Kc_ = take(layers_ * n * d), Vc_ = take(layers_ * n * d);
+    x1_ = take(d), y1_ = take(d), q1_ = take(d), z1_ = take(d), h1_ = take(d);
+    u1_ = take(4 * d), t1_ = take(4 * d), g1_ = take(4 * d), s1_ = take(n), step_logits_ = take(v);
+    tokens_.assign(size_t(rows), 0);
+    targets_.assign(size_t(rows), -1);
+    kept_rows_.assign(size_t(rows), 0);
+    kept_targets_.assign(size_t(rows), 0);
+    draw_start_.assign(size_t(batch_), 0);
+    draw_count_.assign(size_t(batch_), 0);
+    sample_.assign(size_t(v), 0.0f);
+    order_.assign(size_t(v), 0);
+}
+
+// ---- batches ------------------------------------------------------------------
+
+Index LanguageModel::fill_batch(Rng& rng, std::int32_t* tokens, std::int32_t* targets, bool compact) const {
+    const Index texts = Index(train_start_.size()) - 1;
+    // 1. draw every sequence: a text, and a window of it if it is too long
+    Index length = 1;
+    for (Index b = 0; b < batch_; ++b) {
+        const Index i = Index(rng.next() % std::uint64_t(texts));
+        const Index size = train_start_[size_t(i) + 1] - train_start_[size_t(i)];  // [0] + text + [0]
+        Index start = train_start_[size_t(i)], count = size - 1;                      // count: targets
+        if (size > n_ + 1) {
+            start += Index(rng.next() % std::uint64_t(size - n_));
+            count = n_;
+        }
+        draw_start_[size_t(b)] = start;
+        draw_count_[size_t(b)] = count;
+        length = std::max(length, count);
+    }
+    // 2. the rows: each sequence padded to the longest of the batch (compact) or to context
+    if (!compact) length = n_;
+    for (Index b = 0; b < batch_; ++b) {
+        const std::int32_t* seq = train_tokens_.data() + draw_start_[size_t(b)];
+        const Index count = draw_count_[size_t(b)];
+        std::int32_t* x = tokens + b * length;
+        std::int32_t* y = targets + b * length;
+        for (Index k = 0; k < length; ++k) {
+            x[k] = k < count ? seq[k] : kBoundary;
+            y[k] = k < count ? seq[k + 1] : -1;
+        }
+    }
+    return length;
+}
+
+void LanguageModel::peek_batch(std::vector<std::int32_t>& tokens, std::vector<std::int32_t>& targets) {
+    Rng copy = batches_;
+    tokens.assign(size_t(batch_ * n_), 0);
+    targets.assign(size_t(batch_ * n_), 0);
+    fill_batch(copy, tokens.data(), targets.data(), false);
+}
+
+// ---- forward and backward -----------------------------------------------------
+
+void LanguageModel::forward(Index sequences, Index length, const std::int32_t* tokens, const std::int32_t* targets) {
+    // every layer sees sequences of `length` rows (<= context): a batch of short
+    // texts costs what its longest needs
+    length_ = length;
+    embedding_.length = length;
+    attention_.length = length;
+    const Index rows = sequences * length, d = d_;
+    float* X = blocks_[0].X;
+    embedding_.forward(rows, tokens, store_.value(0), store_.value(1), X);  // X = E[token] + P[position]
+    for (Index l = 0; l < layers_; ++l) {
+        Block& b = blocks_[size_t(l)];
+        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
+        // H = X + Attn(LN1(X))
+        norm_.forward(rows, b.X, W(0), W(1), b.Y1, b.mean1, b.rstd1);
+        qkv_.forward(rows, b.Y1, W(2), b.Q), bias_d_.forward(rows, W(3), b.Q);
+        qkv_.forward(rows, b.Y1, W(4), b.K), bias_d_.forward(rows, W(5), b.K);
+        qkv_.forward(rows, b.Y1, W(6), b.V), bias_d_.forward(rows, W(7), b.V);
+        attention_.forward(sequences, nullptr, b.Q, b.K, b.V, b.A, b.Z);
+        out_.forward(rows, b.Z, W(8), b.H), bias_d_.forward(rows, W(9), b.H);
+        Residual::forward(rows * d, b.X, b.H, b.H);
+        // X = H + MLP(LN2(H))
+        norm_.forward(rows, b.H, W(10), W(11), b.Y2, b.mean2, b.rstd2);
+        up_.forward(rows, b.Y2, W(12), b.U), bias_4d_.forward(rows, W(13), b.U);
+        Gelu::forward(rows * 4 * d, b.U, b.T, b.G);
+        float* next = l + 1 < layers_ ? blocks_[size_t(l) + 1].X : Xf_;
+        down_.forward(rows, b.G, W(14), next), bias_d_.forward(rows, W(15), next);
+        Residual::forward(rows * d, b.H, next, next);
+    }
+    const Index f = tensor(layers_, 0);
+    norm_.forward(rows, Xf_, store_.value(f), store_.value(f + 1), Yf_, meanf_, rstdf_);
+    // the rows with a target, compacted, through the unembedding
+    kept_ = 0;
+    for (Index r = 0; r < rows; ++r)
+        if (targets[r] >= 0) {
+            std::copy(Yf_ + r * d, Yf_ + (r + 1) * d, Yc_ + kept_ * d);
+            kept_rows_[size_t(kept_)] = std::int32_t(r);
+            kept_targets_[size_t(kept_)] = targets[r];
+            ++kept_;
+        }
+    unembed_.forward(kept_, Yc_, store_.value(f + 2), logits_);
+    bias_vocab_.forward(kept_, store_.value(f + 3), logits_);
+}
+
+void LanguageModel::backward(Index sequences, const std::int32_t* tokens) {
+    const Index rows = sequences * length_, d = d_;
+    zero(store_.grads(), store_.total());
+    const Index f = tensor(layers_, 0);
+    // logits = Yc W_out + b_out, scattered back to the rows they came from
+    zero(dYc_, kept_ * d);
+    unembed_.backward(kept_, Yc_, store_.value(f + 2), dlogits_, store_.grad(f + 2), dYc_);
+    bias_vocab_.backward(kept_, dlogits_, store_.grad(f + 3));
+    zero(dY_, rows * d);
+    for (Index k = 0; k < kept_; ++k)
+        std::copy(dYc_ + k * d, dYc_ + (k + 1) * d, dY_ + Index(kept_rows_[size_t(k)]) * d);
+    zero(dX_, rows * d);
+    norm_.backward(rows, Xf_, store_.value(f), meanf_, rstdf_, dY_, store_.grad(f), store_.grad(f + 1), dX_);
+    for (Index l = layers_ - 1; l >= 0; --l) {
+        Block& b = blocks_[size_t(l)];
+        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
+        auto dW = [&](Index k) { return store_.grad(tensor(l, k)); };
+        // X_next = H + MLP(LN2(H)): dX_ is d(X_next); the residual passes it to dH unchanged
+        bias_d_.backward(rows, dX_, dW(15));
+        zero(dU_, rows * 4 * d);
+        down_.backward(rows, b.G, W(14), dX_, dW(14), dU_);  // dG
+        Gelu::backward(rows * 4 * d, b.U, b.T, dU_, dU_);     // dU
+        bias_4d_.backward(rows, dU_, dW(13));
+        zero(dY_, rows * d);
+        up_.backward(rows, b.Y2, W(12), dU_, dW(12), dY_);  // dY2
+        norm_.backward(rows, b.H, W(10), b.mean2, b.rstd2, dY_, dW(10), dW(11), dX_);  // dX_ is now dH
+        // H = X + Attn(LN1(X)): dO = dH
+        bias_d_.backward(rows, dX_, dW(9));
+        zero(dZ_, rows * d);
+        out_.backward(rows, b.Z, W(8), dX_, dW(8), dZ_);
+        attention_.backward(sequences, b.Q, b.K, b.V, b.A, dZ_, dQ_, dK_, dV_, scratch_);
+        bias_d_.backward(rows, dQ_, dW(3));
+        bias_d_.backward(rows, dK_, dW(5));
+        bias_d_.backward(rows, dV_, dW(7));
+        zero(dY_, rows * d);
+        qkv_.backward(rows, b.Y1, W(2), dQ_, dW(2), dY_);
+        qkv_.backward(rows, b.Y1, W(4), dK_, dW(4), dY_);
+        qkv_.backward(rows, b.Y1, W(6), dV_, dW(6), dY_);                           // dY1
+        norm_.backward(rows, b.X, W(0), b.mean1, b.rstd1, dY_, dW(0), dW(1), dX_);  // dX_ is now dX
+    }
+    embedding_.backward(rows, tokens, dX_, store_.grad(0));
+    embedding_.backward_positions(rows, dX_, store_.grad(1));
+}
+
+double LanguageModel::compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets) {
+    require(sequences >= 1 && sequences <= batch_,
+            "sequences must be from 1 to batch (" + std::to_string(batch_) + "), got " + std::to_string(sequences));
+    const Index rows = sequences * n_;
+    for (Index r = 0; r < rows; ++r)
+        if (tokens[r] < 0 || tokens[r] >= vocab_ || targets[r] >= vocab_)
+            fail("tokens and targets must be in [0, vocab), got " + std::to_string(tokens[r]) + " -> " +
+                 std::to_string(targets[r]));
+    forward(sequences, n_, tokens, targets);
+    const double loss = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
+    backward(sequences, tokens);
+    return loss;
+}
+
+void LanguageModel::train_step() {
+    const Index length = fill_batch(batches_, tokens_.data(), targets_.data(), true);
+    forward(batch_, length, tokens_.data(), targets_.data());
+    last_loss_ = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
+    // if/fail, not require: the message is built only on failure (no allocation per step)
+    if (!std::isfinite(last_loss_)) fail(diverged());
+    backward(batch_, tokens_.data());
+    adam_.step(store_.values(), store_.grads(), store_.first_moments(), store_.second_moments(), store_.total());
+    ++steps_;
+    const float* p = store_.values();
+    for (Index i = 0; i < store_.total(); ++i)
+        if (!std::isfinite(p[i])) fail(diverged());
+}
+
+std::string LanguageModel::diverged() const {
+    return "training diverged at step " + std::to_string(steps_ + 1) +
+           ": the loss or a parameter is no longer finite; try a smaller learning_rate";
+}
+
+LmStep LanguageModel::step(double n, std::vector<double>* losses) {
+    if (!(std::isfinite(n) && n == std::floor(n) && n >= 1 && n <= 1e6))
+        fail("steps must be an integer from 1 to 1000000, got " + number(n));
+    // multiply-adds of one step: forward, and backward about twice that
+    const double d = double(d_), rows = double(batch_ * n_);
+    const double work = 3 * (rows * (double(layers_) * 12 * d * d + d * double(vocab_)) +
+                             double(layers_) * 2 * double(batch_) * double(n_) * double(n_) * d);
+    if (!(work * n <= kMaxWork)) require_work(work * n, std::to_string(Index(n)) + " training steps");
+    if (losses) losses->resize(size_t(n));
+    double tokens = 0;
+    for (Index s = 0; s < Index(n); ++s) {
+        train_step();
+        tokens += double(kept_);
+        if (losses) (*losses)[size_t(s)] = last_loss_;
+    }
+    return {double(steps_), last_loss_, tokens};
+}
+
+LmEvaluation LanguageModel::evaluate() {
+    require(held_windows_ > 0, "evaluate needs held-out texts: held_out is empty");
+    double total = 0, counted = 0;
+    for (Index first = 0; first < held_windows_; first += batch_) {
+        // windows sorted by length: each chunk padded to its longest only
+        const Index count = std::min(batch_, held_windows_ - first);
+        Index length = 1;
+        for (Index w = first; w < first + count; ++w) length = std::max(length, held_lengths_[size_t(w)]);
+        for (Index w = 0; w < count; ++w)
+            for (Index k = 0; k < length; ++k) {
+                tokens_[size_t(w * length + k)] = held_tokens_[size_t((first + w) * n_ + k)];
+                targets_[size_t(w * length + k)] = held_targets_[size_t((first + w) * n_ + k)];
+            }
+        forward(count, length, tokens_.data(), targets_.data());
+        total += loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_) * double(kept_);
+        counted += double(kept_);
+    }
+    if (!std::isfinite(total)) fail(diverged());
+    return {total / counted, unigram_loss_, counted};
+}
+
+ParamsD LanguageModel::parameters_double() const {
+    ParamsD p;
+    for (Index i = 0; i < store_.count(); ++i) p.push_back(store_.get(i).cast<double>());
+    return p;
+}
+
+GradientCheck LanguageModel::gradient_check(Index per_tensor) const {
+    // one sequence of at most 6 positions: the first training text's first tokens,
+    // checked on the model cut to that context (the first rows of P)
+    const Index length = std::min<Index>(n_, 6);
+    const Index count = std::min(length, train_start_[1] - 1);  // the first text's targets
+    TokenIds tokens(size_t(length), kBoundary), targets(size_t(length), -1);
+    for (Index i = 0; i < count; ++i) {
+        tokens[size_t(i)] = train_tokens_[size_t(i)];
+        targets[size_t(i)] = train_tokens_[size_t(i) + 1];
+    }
+    LmConfig config = config_;
+    config.context = length;
+    ParamsD params = parameters_double();
+    params[1] = MatD(params[1].topRows(length));
+    // entries: every one, or `per_tensor` spread evenly over each tensor
+    std::vector<std::pair<Index, Index>> entries;
+    for (Index t = 0; t < Index(params.size()); ++t) {
+        const Index size = params[size_t(t)].size();
+        const Index take = per_tensor == 0 ? size : std::min(per_tensor, size);
+        for (Index i = 0; i < take; ++i) entries.push_back({t, (i * size) / take + (size / take) / 2});
+    }
+    const double d = double(d_), rows = double(length);
+    const double forward = rows * (double(layers_) * (12 * d * d + d * d) + d * double(vocab_)) +
+                           double(layers_) * 2 * rows * rows * d;
+    const double work = 4 * double(entries.size()) * forward;
+    if (!(work <= kMaxCheckWork))
+        fail("the gradient check of " + std::to_string(entries.size()) + " entries is too large: about " +
+             number(work) + " multiply-adds, more than " + std::to_string(std::int64_t(kMaxCheckWork)) +
+             "; check a smaller model");
+    return lm_gradient_check_reference(config, params, tokens, targets, entries);
+}
+
+}  // namespace attn::train

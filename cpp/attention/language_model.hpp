@@ -1,0 +1,238 @@
+// A tiny decoder-only language model, trained live: characters (Unicode code
+// points) as tokens, learned positions, pre-layer-norm transformer blocks,
+// trained by backpropagation and Adam on a list of texts, then sampled.
+//
+// Tokens. Token 0 is the boundary (shown "⏎"): every text is encoded as
+// [0] + its characters + [0], and training predicts every next token of that,
+// so the model learns where a text starts and where it ends. Characters seen
+// fewer than min_count times in the training texts fold into one unknown
+// token (shown "�"). A held-out character missing from the training texts
+// folds into it too; the unknown token exists only if something folded. The
+// other tokens are the kept characters in code point order:
+//   [⏎, (�,) kept characters...]
+// A prompt character not in the vocabulary becomes the unknown token if the
+// model has one, and is otherwise an error naming it.
+//
+// The model, d = d_model, n = context (rows = sequences * n, each sequence
+// stacked as n rows):
+//   X = E[token] + P[position]                 (rows, d)  E: (vocab, d), P: (n, d) learned
+//   per block l = 1..layers:
+//     H = X + Attn(LN1(X))                     Q, K, V = LN1(X) W + b, causal multi-head
+//                                              attention, output Z Wo + bo
+//     X = H + MLP(LN2(H))                      MLP(x) = GELU(x W1 + b1) W2 + b2, W1: (d, 4d)
+//   logits = LN_f(X) W_out + b_out             (rows, vocab), W_out: (d, vocab), not tied to E
+//   loss = mean cross-entropy of the next token over the positions that have one
+// Adam with bias correction, linear warm-up over `warmup` steps and clipping
+// of the global gradient norm at `clip` (adam.hpp).
+//
+// Batches: each of the `batch` sequences is a training text drawn at random
+// (seeded); a text longer than context + 1 tokens is cut to a random window of
+// context + 1 tokens, a shorter one is padded (padding targets are -1, left
+// out of the loss; under the causal mask padding is never seen by a real
+// position). Only the rows with a target go through the unembedding.
+//
+// Initialisation (seeded SplitMix64, init.hpp; one stream per tensor): E and P
+// uniform on [-0.5, 0.5] (smaller rows make layer norm so curved that the
+// finite differences of the gradient check lose their 1e-6), Wq, Wk, Wv, W1 and W_out Xavier, Wo and W2 Xavier
+// scaled by 1 / sqrt(2 layers), biases 0, layer-norm gains 1.
+//
+// Seeded and deterministic: the same options give bit-identical losses at
+// every step natively and in WASM (train_kernels.hpp: no FMA, our own exp and
+// log, the same summation order everywhere). Every buffer is allocated in the
+// constructor: step() allocates nothing. generate() runs the model one token
+// at a time with a cache of every layer's keys and values (the same logits as
+// the full forward, bit for bit).
+#pragma once
+
+#include "attention/adam.hpp"
+#include "attention/init.hpp"
+#include "attention/lm_reference.hpp"
+#include "attention/lm_text.hpp"
+#include "attention/options.hpp"
+#include "attention/param_store.hpp"
+#include "attention/train_layers.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn::train {
+
+// Sizes and the seed are numbers as a JS caller gives them, checked here.
+struct LanguageModelOptions {
+    std::vector<std::string> texts;     // training texts, UTF-8, at least one character in all
+    std::vector<std::string> held_out;  // held-out texts (may be empty: evaluate() then throws)
+    double layers = 2;                  // blocks, 1..4
+    double heads = 4;                   // 1..d_model, divides d_model
+    double d_model = 64;                // 1..256
+    double context = 32;                // positions, 2..128
+    double seed = 1;                    // integer in [0, 2^53]
+    double batch = 32;                  // sequences per step, 1..512
+    double learning_rate = 3e-3;        // Adam's, finite and > 0
+    double warmup = 50;                 // steps of linear learning-rate warm-up, integer >= 0
+    double clip = 1;                    // global gradient norm clip, finite and >= 0 (0: off)
+    double min_count = 1;               // characters seen fewer times fold into the unknown token, integer >= 1
+};
+
+struct LmStep {
+    double step;    // steps taken so far
+    double loss;    // the mean cross-entropy of the last step's batch (before its update)
+    double tokens;  // the characters predicted (padding left out) in all the steps of the call
+};
+struct LmEvaluation {
+    double loss;          // held-out mean cross-entropy per predicted token (nats)
+    double unigram_loss;  // the same targets under the training unigram frequencies, add-one smoothed
+    double tokens;        // held-out targets counted
+};
+struct NextTokens {
+    std::vector<std::string> tokens;  // the most likely next tokens, most likely first (at most 20)
+    std::vector<float> probabilities; // their probabilities
+};
+struct AttentionMaps {
+    std::vector<std::string> tokens;           // ⏎ + the text's characters (m tokens)
+    std::vector<std::vector<Mat>> weights;     // [layer][head] (m, m), causal
+};
+struct HeadScores {
+    // [layer][head]: mean over queries i >= period of A[i][i - period]
+    std::vector<std::vector<double>> previous_line;
+    // [layer][head]: mean over every query of the weight on keys that are punctuation
+    std::vector<std::vector<double>> punctuation;
+};
+struct GenerateOptions {
+    std::string prompt;        // UTF-8, the text the poem starts with
+    double max_tokens = 24;    // characters to write at most, integer >= 0
+    double temperature = 0.8;  // finite, >= 0 (0: always the most likely)
+    double top_k = 20;         // sample among the k most likely, integer >= 0 (0: all)
+    double seed = 1;           // integer in [0, 2^53]
+};
+struct VocabularyInfo {
+    std::vector<std::string> tokens;  // every token's text, by index: ⏎, (�,) the characters
+    double unknown;                   // distinct training characters folded into �
+    double coverage;                  // share of training characters kept (not folded)
+};
+struct LmInfo {
+    double parameters, vocab, tokens_per_step, steps;
+};
+
+class LanguageModel {
+public:
+    static constexpr double kMaxFloats = 1 << 26;           // 256 MB of buffers at most
+    static constexpr double kMaxCheckWork = 4294967296.0;   // multiply-adds of one gradient_check()
+    static constexpr Index kTop = 20;                       // next(): the most likely tokens
+    static constexpr std::int32_t kBoundary = 0;
+
+    // Throws invalid_argument naming the first bad option.
+    explicit LanguageModel(const LanguageModelOptions& options);
+
+    // Takes n Adam steps (n an integer >= 1); `losses` (if given) gets each one's loss.
+    // Throws if training diverges.
+    LmStep step(double n = 1, std::vector<double>* losses = nullptr);
+    LmEvaluation evaluate();
+    // the top 20 next tokens after [0] + prefix (the last context tokens of it)
+    NextTokens next(const std::string& prefix);
+    // every layer's and head's weights over [0] + text (at most context tokens)
+    AttentionMaps attention(const std::string& text);
+    HeadScores head_scores(const std::string& text, double period);
+    // the prompt + what the model wrote: stops at the boundary token, after
+    // max_tokens characters, or when the context is full. Sampling: the top_k
+    // most likely tokens, softmax(logits / temperature), one uniform draw of the
+    // seeded generator per token; never the unknown token (it stands for many
+    // characters and cannot write any)
+    std::string generate(const GenerateOptions& options);
+    // finite differences in double on a slice: `per_tensor` entries spread over every
+    // tensor (0: all), on the first training text's first tokens (at most 6
+    // positions, the model cut to that context)
+    GradientCheck gradient_check(Index per_tensor = 3) const;
+    VocabularyInfo vocabulary() const;
+    LmInfo info() const;
+    const ParameterStore& parameters() const { return store_; }
+
+    // ---- for tests and tools -------------------------------------------------
+    // The token ids of a text (no boundaries); throws for a character not in the
+    // vocabulary when there is no unknown token. `what` names the text in messages.
+    std::vector<std::int32_t> encode(const std::string& text, const std::string& what) const;
+    Index vocab() const { return vocab_; }
+    Index context() const { return n_; }
+    const LmConfig& config() const { return config_; }
+    // logits (m, vocab) of every position of one sequence of m <= context tokens:
+    // the batch forward, or one token at a time through the key-value cache
+    Mat logits(const std::vector<std::int32_t>& tokens, bool cached);
+    // forward, loss and backward on `sequences` (<= batch) sequences of tokens and
+    // targets (sequences * context each, targets -1 for none), no update: the
+    // gradients are then in parameters().grad(i). What step() does before Adam.
+    double compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets);
+    ParamsD parameters_double() const;
+    // one training batch as step() would draw it next (advances nothing), each
+    // sequence padded to context: (batch * context) each
+    void peek_batch(std::vector<std::int32_t>& tokens, std::vector<std::int32_t>& targets);
+
+private:
+    struct Block {  // the activations of one block, kept for backward: (rows, d) unless said
+        float *X, *Y1, *Q, *K, *V, *Z, *H, *Y2;
+        float *U, *T, *G;           // (rows, 4d)
+        float *A;                   // (batch, heads, n, n)
+        float *mean1, *rstd1, *mean2, *rstd2;  // (rows)
+    };
+    Index tensor(Index layer, Index which) const { return 2 + 16 * layer + which; }
+    // draws a batch: tokens and targets (batch * length), each sequence padded to
+    // length = the longest in the batch (compact) or context; returns length
+    Index fill_batch(Rng& rng, std::int32_t* tokens, std::int32_t* targets, bool compact) const;
+    // forward of `sequences` sequences of `length` <= context rows each; the rows with
+    // a target >= 0 go through the unembedding, compacted: logits_ (kept_, vocab),
+    // their row indices in kept_rows_
+    void forward(Index sequences, Index length, const std::int32_t* tokens, const std::int32_t* targets);
+    void backward(Index sequences, const std::int32_t* tokens);
+    void train_step();
+    // one token at position t through the cache -> step_logits_ (vocab)
+    void cached_token(std::int32_t token, Index t);
+    std::string diverged() const;
+    std::string token_text(std::int32_t token) const;  // ⏎, �, or the character
+    std::vector<std::int32_t> sequence_of(const std::string& text, const std::string& what) const;
+
+    LmConfig config_;
+    Index n_, d_, vocab_, batch_, layers_, heads_;
+    std::uint64_t seed_;
+    Rng batches_;
+    Index steps_ = 0;
+    double last_loss_ = 0;
+
+    // vocabulary: token -> code point (tokens >= first_char_), sorted
+    std::vector<std::uint32_t> code_points_;
+    Index first_char_ = 1;
+    bool has_unknown_ = false;
+    double folded_ = 0, coverage_ = 1;
+    // training texts as [0] + tokens + [0], one after another
+    std::vector<std::int32_t> train_tokens_;
+    std::vector<Index> train_start_;  // (texts + 1)
+    // held-out windows: (windows * n) tokens and targets
+    std::vector<std::int32_t> held_tokens_, held_targets_;
+    std::vector<Index> held_lengths_;  // (windows) targets in each, ascending
+    Index held_windows_ = 0;
+    double held_count_ = 0, unigram_loss_ = 0;
+
+    ParameterStore store_;
+    Adam adam_;
+    Embedding embedding_;
+    Linear qkv_, out_, up_, down_, unembed_;  // (d, d), (d, d), (d, 4d), (4d, d), (d, vocab)
+    Bias bias_d_, bias_4d_, bias_vocab_;
+    LayerNorm norm_;
+    MultiHeadAttention attention_;
+    SoftmaxCrossEntropy loss_;
+
+    std::vector<float> arena_;  // every activation and scratch buffer, one allocation
+    std::vector<Block> blocks_;
+    float *Xf_, *Yf_, *meanf_, *rstdf_;     // (rows, d), (rows, d), (rows), (rows)
+    float *Yc_, *logits_, *dlogits_, *dYc_; // (rows, d), (rows, vocab), (rows, vocab), (rows, d)
+    float *dX_, *dY_, *dZ_, *dQ_, *dK_, *dV_, *dU_, *scratch_;  // (rows, d) x6, (rows, 4d), (n, n)
+    // the key-value cache and one token's vectors
+    float *Kc_, *Vc_;                        // (layers, n, d) each
+    float *x1_, *y1_, *q1_, *z1_, *h1_, *u1_, *t1_, *g1_, *s1_, *step_logits_;  // (d) x5, (4d) x3, (n), (vocab)
+    float mean1_ = 0, rstd1_ = 0;
+    std::vector<std::int32_t> tokens_, targets_, kept_rows_, kept_targets_;  // (rows)
+    Index kept_ = 0, length_ = 0;  // rows kept for the unembedding; the last forward's length
+    mutable std::vector<Index> draw_start_, draw_count_;  // (batch) the draws of fill_batch
+    std::vector<float> sample_;      // (vocab) probabilities while sampling
+    std::vector<std::int32_t> order_;  // (vocab) token order while sampling
+};
+
+}  // namespace attn::train

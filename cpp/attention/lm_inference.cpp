@@ -1,0 +1,243 @@
+// The language model on one text: encoding a prompt, the next token's
+// distribution, the attention maps, the heads' scores, generation with the
+// key/value cache, and what the model holds (language_model.hpp).
+#include "attention/language_model.hpp"
+
+#include "attention/train_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attn::train {
+
+// ---- the model on one text ------------------------------------------------------
+
+std::vector<std::int32_t> LanguageModel::encode(const std::string& text, const std::string& what) const {
+    std::vector<std::int32_t> out;
+    for (std::uint32_t cp : code_points_of(text)) {
+        const auto it = std::lower_bound(code_points_.begin() + first_char_, code_points_.end(), cp);
+        if (it != code_points_.end() && *it == cp) {
+            out.push_back(std::int32_t(it - code_points_.begin()));
+        } else if (has_unknown_) {
+            out.push_back(1);
+        } else {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "U+%04X", unsigned(cp));
+            fail(what + " has the character \"" + utf8_of(cp) + "\" (" + hex +
+                 ") that is not in the vocabulary (the model has no unknown token)");
+        }
+    }
+    return out;
+}
+
+std::vector<std::int32_t> LanguageModel::sequence_of(const std::string& text, const std::string& what) const {
+    std::vector<std::int32_t> seq(1, kBoundary);
+    for (std::int32_t t : encode(text, what)) seq.push_back(t);
+    require(Index(seq.size()) <= n_, what + " has " + std::to_string(seq.size() - 1) +
+                                          " characters; with the boundary token at most context - 1 = " +
+                                          std::to_string(n_ - 1) + " fit");
+    return seq;
+}
+
+NextTokens LanguageModel::next(const std::string& prefix) {
+    std::vector<std::int32_t> seq(1, kBoundary);
+    for (std::int32_t t : encode(prefix, "prefix")) seq.push_back(t);
+    if (Index(seq.size()) > n_) seq.erase(seq.begin(), seq.end() - n_);  // the last context tokens
+    const Index m = Index(seq.size());
+    std::copy(seq.begin(), seq.end(), tokens_.begin());
+    std::fill(targets_.begin(), targets_.begin() + m, -1);
+    targets_[size_t(m - 1)] = 0;  // only the last row goes through the unembedding
+    forward(1, m, tokens_.data(), targets_.data());
+    std::vector<float> p(logits_, logits_ + vocab_);
+    for (float x : p)
+        if (!std::isfinite(x)) fail(diverged());  // (a NaN would also break the sort below)
+    softmax_row(p.data(), vocab_);
+    std::vector<std::int32_t> order(static_cast<size_t>(vocab_));
+    for (Index i = 0; i < vocab_; ++i) order[size_t(i)] = std::int32_t(i);
+    const Index top = std::min(kTop, vocab_);
+    std::partial_sort(order.begin(), order.begin() + top, order.end(), [&](std::int32_t a, std::int32_t b) {
+        return p[size_t(a)] > p[size_t(b)] || (p[size_t(a)] == p[size_t(b)] && a < b);
+    });
+    NextTokens out;
+    for (Index i = 0; i < top; ++i) {
+        const std::int32_t t = order[size_t(i)];
+        out.tokens.push_back(token_text(t));
+        out.probabilities.push_back(p[size_t(t)]);
+    }
+    return out;
+}
+
+AttentionMaps LanguageModel::attention(const std::string& text) {
+    const std::vector<std::int32_t> seq = sequence_of(text, "text");
+    const Index m = Index(seq.size());
+    std::copy(seq.begin(), seq.end(), tokens_.begin());
+    std::fill(targets_.begin(), targets_.begin() + m, -1);  // no unembedding needed
+    forward(1, m, tokens_.data(), targets_.data());
+    AttentionMaps out;
+    for (std::int32_t t : seq) out.tokens.push_back(token_text(t));
+    for (Index l = 0; l < layers_; ++l) {
+        std::vector<Mat> heads;
+        for (Index h = 0; h < heads_; ++h) {
+            heads.push_back(Eigen::Map<const Mat>(blocks_[size_t(l)].A + h * m * m, m, m));
+            // every row sees its own key, so it sums to 1, unless the scores overflowed
+            // float32 (parameters blown up by too high a learning rate)
+            const Mat& A = heads.back();
+            for (Index i = 0; i < m; ++i)
+                if (!A.row(i).allFinite() || std::abs(A.row(i).cast<double>().sum() - 1) > 1e-3) fail(diverged());
+        }
+        out.weights.push_back(std::move(heads));
+    }
+    return out;
+}
+
+HeadScores LanguageModel::head_scores(const std::string& text, double period) {
+    const Index p = integer_option(period, "period", 1, double(n_ - 1));
+    const AttentionMaps maps = attention(text);
+    const std::vector<std::uint32_t> cps = code_points_of(text);
+    const Index m = Index(maps.tokens.size());
+    std::vector<bool> punct(size_t(m), false);  // key 0 is the boundary
+    for (Index j = 1; j < m; ++j) punct[size_t(j)] = is_punctuation(cps[size_t(j - 1)]);
+    HeadScores out;
+    for (const auto& layer : maps.weights) {
+        std::vector<double> previous, punctuation;
+        for (const Mat& A : layer) {
+            double back = 0, on_punct = 0;
+            for (Index i = p; i < m; ++i) back += double(A(i, i - p));
+            for (Index i = 0; i < m; ++i)
+                for (Index j = 0; j <= i; ++j)
+                    if (punct[size_t(j)]) on_punct += double(A(i, j));
+            previous.push_back(m > p ? back / double(m - p) : 0.0);
+            punctuation.push_back(on_punct / double(m));
+        }
+        out.previous_line.push_back(std::move(previous));
+        out.punctuation.push_back(std::move(punctuation));
+    }
+    return out;
+}
+
+// ---- generation through the key-value cache -------------------------------------
+
+void LanguageModel::cached_token(std::int32_t token, Index t) {
+    const Index d = d_, dh = d_ / heads_;
+    const float scale = float(1.0 / std::sqrt(double(dh)));
+    const float kNegInf = -std::numeric_limits<float>::infinity();
+    // x = E[token] + P[t]
+    const float* e = store_.value(0) + Index(token) * d;
+    const float* pe = store_.value(1) + t * d;
+    for (Index c = 0; c < d; ++c) x1_[c] = e[c] + pe[c];
+    for (Index l = 0; l < layers_; ++l) {
+        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
+        float* Kc = Kc_ + l * n_ * d;
+        float* Vc = Vc_ + l * n_ * d;
+        norm_.forward(1, x1_, W(0), W(1), y1_, &mean1_, &rstd1_);
+        qkv_.forward(1, y1_, W(2), q1_), bias_d_.forward(1, W(3), q1_);
+        qkv_.forward(1, y1_, W(4), Kc + t * d), bias_d_.forward(1, W(5), Kc + t * d);
+        qkv_.forward(1, y1_, W(6), Vc + t * d), bias_d_.forward(1, W(7), Vc + t * d);
+        zero(z1_, d);
+        for (Index h = 0; h < heads_; ++h) {
+            // as MultiHeadAttention::forward computes row t: scores, scale, softmax over keys 0..t, A V
+            zero(s1_, n_);
+            matmul_nt_acc(1, t + 1, dh, q1_ + h * dh, d, Kc + h * dh, d, s1_, n_);
+            for (Index j = 0; j < n_; ++j) s1_[j] = j <= t ? s1_[j] * scale : kNegInf;
+            softmax_row(s1_, n_);
+            matmul_acc(1, dh, n_, s1_, n_, Vc + h * dh, d, z1_ + h * dh, d);
+        }
+        out_.forward(1, z1_, W(8), h1_), bias_d_.forward(1, W(9), h1_);
+        Residual::forward(d, x1_, h1_, h1_);
+        norm_.forward(1, h1_, W(10), W(11), y1_, &mean1_, &rstd1_);
+        up_.forward(1, y1_, W(12), u1_), bias_4d_.forward(1, W(13), u1_);
+        Gelu::forward(4 * d, u1_, t1_, g1_);
+        down_.forward(1, g1_, W(14), x1_), bias_d_.forward(1, W(15), x1_);
+        Residual::forward(d, h1_, x1_, x1_);
+    }
+    const Index f = tensor(layers_, 0);
+    norm_.forward(1, x1_, store_.value(f), store_.value(f + 1), y1_, &mean1_, &rstd1_);
+    unembed_.forward(1, y1_, store_.value(f + 2), step_logits_);
+    bias_vocab_.forward(1, store_.value(f + 3), step_logits_);
+}
+
+Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) {
+    const Index m = Index(tokens.size());
+    require(m >= 1 && m <= n_, "logits needs 1 to context tokens, got " + std::to_string(m));
+    for (std::int32_t t : tokens) require(t >= 0 && t < vocab_, "token " + std::to_string(t) + " is not in [0, vocab)");
+    Mat out(m, vocab_);
+    if (cached) {
+        for (Index t = 0; t < m; ++t) {
+            cached_token(tokens[size_t(t)], t);
+            out.row(t) = Eigen::Map<const Eigen::Matrix<float, 1, Eigen::Dynamic>>(step_logits_, vocab_);
+        }
+        return out;
+    }
+    std::copy(tokens.begin(), tokens.end(), tokens_.begin());
+    std::fill(targets_.begin(), targets_.begin() + m, 0);
+    forward(1, m, tokens_.data(), targets_.data());
+    return Eigen::Map<const Mat>(logits_, m, vocab_);
+}
+
+std::string LanguageModel::generate(const GenerateOptions& o) {
+    const Index max_tokens = integer_option(o.max_tokens, "max_tokens", 0, 1e9);
+    require(std::isfinite(o.temperature) && o.temperature >= 0,
+            "temperature must be a finite number >= 0, got " + number(o.temperature));
+    const Index top_k = integer_option(o.top_k, "top_k", 0, 1e9);
+    integer_option(o.seed, "seed", 0, 9007199254740992.0);
+    const std::vector<std::int32_t> seq = sequence_of(o.prompt, "prompt");
+    Rng rng(std::uint64_t(o.seed), 71);
+    std::string out = o.prompt;
+    Index t = 0;
+    for (; t < Index(seq.size()); ++t) cached_token(seq[size_t(t)], t);
+    const Index k = top_k == 0 ? vocab_ : std::min(top_k, vocab_);
+    for (Index written = 0; written < max_tokens; ++written) {
+        // the next token from step_logits_ (the last position's)
+        for (Index i = 0; i < vocab_; ++i) order_[size_t(i)] = std::int32_t(i);
+        float* x = step_logits_;
+        for (Index i = 0; i < vocab_; ++i)
+            if (!std::isfinite(x[i])) fail(diverged());  // (a NaN would also break the sort below)
+        // the unknown token stands for many characters, none of which it can write
+        if (has_unknown_) x[1] = -std::numeric_limits<float>::infinity();
+        std::partial_sort(order_.begin(), order_.begin() + k, order_.end(), [x](std::int32_t a, std::int32_t b) {
+            return x[a] > x[b] || (x[a] == x[b] && a < b);
+        });
+        std::int32_t next = order_[0];
+        if (o.temperature > 0) {
+            const float inv = float(1.0 / o.temperature);
+            for (Index i = 0; i < k; ++i) sample_[size_t(i)] = x[order_[size_t(i)]] * inv;
+            softmax_row(sample_.data(), k);
+            const float u = float(rng.uniform());
+            float cumulative = 0;
+            for (Index i = 0; i < k; ++i) {
+                if (sample_[size_t(i)] > 0) next = order_[size_t(i)];  // the last possible one if u is not reached
+                cumulative += sample_[size_t(i)];
+                if (u < cumulative) break;
+            }
+        }
+        if (next == kBoundary) break;
+        out += token_text(next);
+        if (t >= n_) break;  // the context is full: no position for the next input
+        cached_token(next, t);
+        ++t;
+    }
+    return out;
+}
+
+// ---- inspection -----------------------------------------------------------------
+
+std::string LanguageModel::token_text(std::int32_t t) const {
+    if (t == kBoundary) return kBoundaryText;
+    if (has_unknown_ && t == 1) return kUnknownText;
+    return utf8_of(code_points_[size_t(t)]);
+}
+
+VocabularyInfo LanguageModel::vocabulary() const {
+    VocabularyInfo v;
+    for (Index i = 0; i < vocab_; ++i) v.tokens.push_back(token_text(std::int32_t(i)));
+    v.unknown = folded_;
+    v.coverage = coverage_;
+    return v;
+}
+
+LmInfo LanguageModel::info() const {
+    return {double(store_.total()), double(vocab_), double(batch_ * n_), double(steps_)};
+}
+
+}  // namespace attn::train

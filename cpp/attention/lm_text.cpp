@@ -1,0 +1,79 @@
+#include "attention/lm_text.hpp"
+
+#include "attention/types.hpp"
+
+namespace attn::train {
+
+std::vector<std::uint32_t> code_points_of(const std::string& text) {
+    std::vector<std::uint32_t> out;
+    out.reserve(text.size());
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const size_t size = text.size();
+    for (size_t i = 0; i < size;) {
+        const unsigned char b = s[i];
+        Index extra = b < 0x80 ? 0 : (b >> 5) == 6 ? 1 : (b >> 4) == 14 ? 2 : (b >> 3) == 30 ? 3 : -1;
+        std::uint32_t cp = extra == 0 ? b : extra == 1 ? (b & 0x1F) : extra == 2 ? (b & 0x0F) : (b & 0x07);
+        bool ok = extra >= 0 && i + size_t(extra) < size;
+        for (Index k = 1; ok && k <= extra; ++k) {
+            const unsigned char c = s[i + size_t(k)];
+            if ((c >> 6) != 2) ok = false;
+            cp = (cp << 6) | (c & 0x3F);
+        }
+        // overlong forms, surrogates and values past U+10FFFF are invalid too
+        if (ok && ((extra == 1 && cp < 0x80) || (extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000) ||
+                   cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)))
+            ok = false;
+        if (ok) {
+            out.push_back(cp);
+            i += size_t(extra) + 1;
+        } else {
+            out.push_back(0xFFFD);
+            i += 1;
+        }
+    }
+    return out;
+}
+
+std::string utf8_of(std::uint32_t cp) {
+    std::string out;
+    if (cp < 0x80) {
+        out += char(cp);
+    } else if (cp < 0x800) {
+        out += char(0xC0 | (cp >> 6));
+        out += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += char(0xE0 | (cp >> 12));
+        out += char(0x80 | ((cp >> 6) & 0x3F));
+        out += char(0x80 | (cp & 0x3F));
+    } else {
+        out += char(0xF0 | (cp >> 18));
+        out += char(0x80 | ((cp >> 12) & 0x3F));
+        out += char(0x80 | ((cp >> 6) & 0x3F));
+        out += char(0x80 | (cp & 0x3F));
+    }
+    return out;
+}
+
+bool is_punctuation(std::uint32_t cp) {
+    switch (cp) {
+        case 0xFF0C: case 0x3002: case 0xFF01: case 0xFF1F: case 0x3001: case 0xFF1B: case 0xFF1A:  // ，。！？、；：
+        case ',': case '.': case '!': case '?': case ';': case ':':
+            return true;
+        default:
+            return false;
+    }
+}
+
+FormCheck quatrain_form(const std::vector<std::string>& texts) {
+    double passed = 0;
+    for (const std::string& text : texts) {
+        const std::vector<std::uint32_t> cps = code_points_of(text);
+        bool ok = cps.size() == 24;
+        for (size_t i = 0; ok && i < cps.size(); ++i) ok = is_punctuation(cps[i]) == ((i + 1) % 6 == 0);
+        passed += ok;
+    }
+    const double total = double(texts.size());
+    return {passed, total, total > 0 ? passed / total : 0.0};
+}
+
+}  // namespace attn::train

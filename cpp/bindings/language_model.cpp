@@ -1,0 +1,211 @@
+// The language model behind api-language-model.js (language_model.hpp). JS
+// holds a handle, never a pointer; a deleted handle is an error. Each live
+// model keeps a buffer for the losses of step(n), reused from call to call.
+#include "bindings/convert.hpp"
+#include "bindings/raw.hpp"
+
+#include <emscripten/bind.h>
+
+#include <map>
+#include <memory>
+
+namespace attn::js {
+
+using emscripten::typed_memory_view;
+using train::LanguageModel;
+
+namespace {
+
+struct LiveModel {
+    std::unique_ptr<LanguageModel> model;
+    std::vector<double> losses;  // (n) of the last step(n)
+};
+
+std::map<int, LiveModel>& models() {
+    static std::map<int, LiveModel> live;
+    return live;
+}
+
+LiveModel& live_of(const val& o) {
+    const auto found = models().find(o["handle"].as<int>());
+    require(found != models().end(), "this language model was deleted");
+    return found->second;
+}
+LanguageModel& model_of(const val& o) { return *live_of(o).model; }
+
+std::vector<std::string> to_strings(const val& xs) {
+    const int n = xs["length"].as<int>();
+    std::vector<std::string> out(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) out[size_t(i)] = xs[i].as<std::string>();
+    return out;
+}
+
+val numbers(const std::vector<std::vector<double>>& per_layer) {
+    val out = val::array();
+    for (const auto& row : per_layer) {
+        val r = val::array();
+        for (double x : row) r.call<void>("push", x);
+        out.call<void>("push", r);
+    }
+    return out;
+}
+
+}  // namespace
+
+val raw_lm_create(val o) {
+    return guarded([&] {
+        static int next = 1;
+        train::LanguageModelOptions options;
+        options.texts = to_strings(o["texts"]);
+        options.held_out = to_strings(o["heldOut"]);
+        options.layers = o["layers"].as<double>();
+        options.heads = o["heads"].as<double>();
+        options.d_model = o["dModel"].as<double>();
+        options.context = o["context"].as<double>();
+        options.seed = o["seed"].as<double>();
+        options.batch = o["batch"].as<double>();
+        options.learning_rate = o["learningRate"].as<double>();
+        options.warmup = o["warmup"].as<double>();
+        options.clip = o["clip"].as<double>();
+        options.min_count = o["minCount"].as<double>();
+        auto model = std::make_unique<LanguageModel>(options);
+        const int handle = next++;
+        models()[handle].model = std::move(model);
+        val out = val::object();
+        out.set("handle", handle);
+        return out;
+    });
+}
+
+val raw_lm_step(val o) {
+    return guarded([&] {
+        LiveModel& live = live_of(o);
+        const train::LmStep r = live.model->step(o["steps"].as<double>(), &live.losses);
+        val out = val::object();
+        out.set("step", r.step);
+        out.set("loss", r.loss);
+        out.set("tokens", r.tokens);
+        out.set("losses", val::global("Float64Array").new_(typed_memory_view(live.losses.size(), live.losses.data())));
+        return out;
+    });
+}
+
+val raw_lm_evaluate(val o) {
+    return guarded([&] {
+        const train::LmEvaluation e = model_of(o).evaluate();
+        val out = val::object();
+        out.set("loss", e.loss);
+        out.set("unigramLoss", e.unigram_loss);
+        out.set("tokens", e.tokens);
+        return out;
+    });
+}
+
+val raw_lm_next(val o) {
+    return guarded([&] {
+        const train::NextTokens t = model_of(o).next(o["prefix"].as<std::string>());
+        val out = val::object();
+        out.set("tokens", from_strings(t.tokens));
+        out.set("probabilities",
+                val::global("Float32Array").new_(typed_memory_view(t.probabilities.size(), t.probabilities.data())));
+        return out;
+    });
+}
+
+val raw_lm_attention(val o) {
+    return guarded([&] {
+        const train::AttentionMaps m = model_of(o).attention(o["text"].as<std::string>());
+        val out = val::object();
+        out.set("tokens", from_strings(m.tokens));
+        out.set("weights", from_maps(m.weights));
+        return out;
+    });
+}
+
+val raw_lm_head_scores(val o) {
+    return guarded([&] {
+        const train::HeadScores s = model_of(o).head_scores(o["text"].as<std::string>(), o["period"].as<double>());
+        val out = val::object();
+        out.set("previousLine", numbers(s.previous_line));
+        out.set("punctuation", numbers(s.punctuation));
+        return out;
+    });
+}
+
+val raw_lm_generate(val o) {
+    return guarded([&] {
+        train::GenerateOptions g;
+        g.prompt = o["prompt"].as<std::string>();
+        g.max_tokens = o["maxTokens"].as<double>();
+        g.temperature = o["temperature"].as<double>();
+        g.top_k = o["topK"].as<double>();
+        g.seed = o["seed"].as<double>();
+        val out = val::object();
+        out.set("text", model_of(o).generate(g));
+        return out;
+    });
+}
+
+val raw_lm_gradient_check(val o) {
+    return guarded([&] {
+        const train::GradientCheck g = model_of(o).gradient_check();
+        val out = val::object();
+        out.set("maxRelativeError", g.max_relative_error);
+        out.set("checked", double(g.checked));
+        out.set("worst", g.worst);
+        return out;
+    });
+}
+
+val raw_lm_vocabulary(val o) {
+    return guarded([&] {
+        const train::VocabularyInfo v = model_of(o).vocabulary();
+        val out = val::object();
+        out.set("tokens", from_strings(v.tokens));
+        out.set("unknown", v.unknown);
+        out.set("coverage", v.coverage);
+        return out;
+    });
+}
+
+val raw_lm_info(val o) {
+    return guarded([&] {
+        const train::LmInfo i = model_of(o).info();
+        val out = val::object();
+        out.set("parameters", i.parameters);
+        out.set("vocab", i.vocab);
+        out.set("tokensPerStep", i.tokens_per_step);
+        out.set("steps", i.steps);
+        return out;
+    });
+}
+
+val raw_lm_parameters(val o) {
+    return guarded([&] {
+        const train::ParameterStore& store = model_of(o).parameters();
+        val out = val::object();
+        for (Index i = 0; i < store.count(); ++i) out.set(store.tensor(i).name, from_mat(store.get(i)));
+        return out;
+    });
+}
+
+val raw_lm_delete(val o) {
+    return guarded([&] {
+        live_of(o);  // a second delete() is an error too
+        models().erase(o["handle"].as<int>());
+        return val(true);
+    });
+}
+
+val raw_quatrain_form(val o) {
+    return guarded([&] {
+        const train::FormCheck f = train::quatrain_form(to_strings(o["texts"]));
+        val out = val::object();
+        out.set("passed", f.passed);
+        out.set("total", f.total);
+        out.set("share", f.share);
+        return out;
+    });
+}
+
+}  // namespace attn::js

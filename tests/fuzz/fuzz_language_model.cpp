@@ -1,0 +1,114 @@
+// The language model with random texts (any bytes: invalid UTF-8 included),
+// options and calls: valid options never crash and give finite losses, next
+// tokens whose probabilities are sorted and sum to at most 1, causal maps
+// whose rows sum to 1, head scores in [0, 1], generated text that starts with
+// the prompt, and the same text for the same seed; invalid ones (sizes out of
+// range, heads not dividing d_model, bad rates, a prompt character outside
+// the vocabulary without an unknown token) throw with a message. And the
+// quatrain form check on random texts: a share in [0, 1].
+#include "fuzz_input.hpp"
+
+using namespace attn;
+using namespace attn::fuzz;
+using namespace attn::train;
+
+namespace {
+// a size: mostly in a small valid range, sometimes anything (0, negative,
+// fractional, NaN, huge)
+double option(Input& in, Index lo, Index hi) {
+    if (in.byte() % 8 != 0) return double(in.size(lo, hi));
+    const double x = double(in.number()) * (in.flag() ? 1 : 1000);
+    if (std::isfinite(x) && x > double(hi) && x == std::floor(x)) return in.flag() ? double(hi) : 1e9;
+    return x;
+}
+
+// a short text: bytes from a small alphabet (ASCII, punctuation, a CJK
+// character, a 4-byte emoji, stray continuation bytes), or raw bytes
+std::string text(Input& in) {
+    static const char* const pieces[] = {"a", "b", "c", ",", "\xE3\x80\x82", "\xE7\x99\xBD", "\xF0\x9F\x98\x80",
+                                         "\x80", "\xFF", "\xE7\x99", ""};
+    std::string out;
+    const Index n = in.size(0, 8);
+    for (Index i = 0; i < n; ++i) {
+        const std::uint8_t b = in.byte();
+        out += b < 200 ? std::string(pieces[b % 11]) : std::string(1, char(b));
+    }
+    return out;
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
+    Input in(data, size);
+    LanguageModelOptions o;
+    const Index texts = in.size(0, 4), held = in.size(0, 2);
+    for (Index i = 0; i < texts; ++i) o.texts.push_back(text(in));
+    for (Index i = 0; i < held; ++i) o.held_out.push_back(text(in));
+    o.seed = double(in.byte());
+    o.layers = option(in, 1, 2);
+    o.heads = option(in, 1, 2);
+    o.d_model = double(in.size(1, 3)) * (std::isfinite(o.heads) ? std::max(1.0, std::abs(o.heads)) : 1) +
+                (in.byte() % 8 == 0 ? 1 : 0);  // sometimes not a multiple of heads
+    o.context = option(in, 2, 6);
+    o.batch = option(in, 1, 3);
+    o.learning_rate = in.flag() ? double(in.number()) : 0.003 * double(in.size(1, 10));
+    o.warmup = option(in, 0, 3);
+    o.clip = in.flag() ? double(in.number()) : double(in.size(0, 2));
+    o.min_count = option(in, 1, 3);
+    const double steps = in.byte() % 8 == 0 ? double(in.number()) : double(in.size(1, 2));
+    const std::string prompt = text(in);
+    GenerateOptions g;
+    g.prompt = prompt;
+    g.max_tokens = option(in, 0, 8);
+    g.temperature = in.flag() ? double(in.number()) : 0.5 * double(in.size(0, 4));
+    g.top_k = option(in, 0, 5);
+    g.seed = double(in.byte());
+    const double period = option(in, 1, 4);
+
+    accepted([&] {
+        LanguageModel lm(o);
+        std::vector<double> losses;
+        const LmStep r = lm.step(steps, &losses);
+        if (!std::isfinite(r.loss) || r.loss < 0) __builtin_trap();
+        if (losses.size() != size_t(steps) || losses.back() != r.loss) __builtin_trap();
+        const VocabularyInfo v = lm.vocabulary();
+        if (Index(v.tokens.size()) != lm.vocab() || !(v.coverage > 0 && v.coverage <= 1)) __builtin_trap();
+        accepted([&] {  // throws when held_out is empty
+            const LmEvaluation e = lm.evaluate();
+            if (!std::isfinite(e.loss) || !std::isfinite(e.unigram_loss) || e.tokens < 1) __builtin_trap();
+        });
+        accepted([&] {
+            const NextTokens next = lm.next(prompt);
+            double sum = 0;
+            for (size_t i = 0; i < next.probabilities.size(); ++i) {
+                if (!(next.probabilities[i] >= 0) || (i > 0 && next.probabilities[i] > next.probabilities[i - 1]))
+                    __builtin_trap();
+                sum += next.probabilities[i];
+            }
+            if (sum > 1.0001) __builtin_trap();
+        });
+        accepted([&] {
+            const AttentionMaps maps = lm.attention(prompt);
+            for (const auto& layer : maps.weights)
+                for (const Mat& w : layer) {
+                    check_weights(w);
+                    for (Index i = 0; i < w.rows(); ++i)
+                        if (std::abs(w.row(i).cast<double>().sum() - 1) > 1e-4) __builtin_trap();
+                }
+        });
+        accepted([&] {
+            const HeadScores s = lm.head_scores(prompt, period);
+            for (const auto& layer : s.punctuation)
+                for (double x : layer)
+                    if (!(x >= -1e-6 && x <= 1 + 1e-6)) __builtin_trap();
+        });
+        accepted([&] {
+            const std::string a = lm.generate(g), b = lm.generate(g);
+            if (a != b || a.compare(0, prompt.size(), prompt) != 0) __builtin_trap();
+        });
+    });
+    std::vector<std::string> poems;
+    for (Index i = 0; i < in.size(0, 3); ++i) poems.push_back(text(in));
+    const FormCheck f = quatrain_form(poems);
+    if (!(f.share >= 0 && f.share <= 1) || f.total != double(poems.size())) __builtin_trap();
+    return 0;
+}

@@ -1,0 +1,155 @@
+// Types of the language model of the attention module (createLanguageModel,
+// quatrainForm in attention.d.mts): re-exported from there.
+import type { Matrix } from './attention.mjs';
+
+/**
+ * A small decoder-only transformer over characters (Unicode code points):
+ * token embedding + learned positions, `layers` pre-layer-norm blocks of
+ * causal multi-head self-attention and a GELU MLP (hidden 4 dModel), a final
+ * layer norm and an untied unembedding; trained by Adam with warm-up and
+ * gradient clipping on the next character of each text. Token 0 is the
+ * boundary ⏎: each text is read as ⏎ + its characters + ⏎.
+ */
+export interface LanguageModelOptions {
+  /** training texts (any Unicode; at least one character in all) */
+  texts: readonly string[];
+  /** held-out texts for evaluate() (may be empty) */
+  heldOut: readonly string[];
+  /** transformer blocks, 1..4 (default 2) */
+  layers?: number;
+  /** attention heads, dividing dModel (default 4) */
+  heads?: number;
+  /** model width, 1..256 (default 64) */
+  dModel?: number;
+  /** positions, 2..128: a text longer than context + 1 tokens is trained on random windows (default 32) */
+  context?: number;
+  /** seeds the parameters and the batches (default 1) */
+  seed?: number;
+  /** sequences per step, 1..512 (default 32) */
+  batch?: number;
+  /** Adam's step size, > 0 (default 3e-3) */
+  learningRate?: number;
+  /** steps of linear learning-rate warm-up, an integer >= 0 (default 50) */
+  warmup?: number;
+  /** the largest global gradient norm, >= 0; 0 turns clipping off (default 1) */
+  clip?: number;
+  /** characters seen fewer times in the texts fold into the unknown token � (default 1: none) */
+  minCount?: number;
+}
+
+export interface LanguageModelStep {
+  /** steps taken so far */
+  step: number;
+  /** mean cross-entropy (nats per token) of the last step's batch, before its update */
+  loss: number;
+  /** (n) the loss of each of the n steps of this call; the last is `loss` */
+  losses: Float64Array;
+  /** the characters predicted in the n steps (padding left out): tokens per second = tokens / the call's time */
+  tokens: number;
+}
+
+export interface LanguageModelEvaluation {
+  /** held-out mean cross-entropy per predicted token (nats) */
+  loss: number;
+  /** the same targets under the training texts' character frequencies, add-one smoothed: the baseline */
+  unigramLoss: number;
+  /** held-out targets counted (every character and each text's end) */
+  tokens: number;
+}
+
+export interface NextTokens {
+  /** the 20 most likely next tokens (fewer if the vocabulary is smaller), most likely first; ⏎ is the end */
+  tokens: string[];
+  /** their probabilities, descending */
+  probabilities: Float32Array;
+}
+
+export interface LanguageModelAttention {
+  /** ⏎ and the text's characters */
+  tokens: string[];
+  /** [layer][head]: (n + 1, n + 1) causal weights, row i is what token i attends to */
+  weights: Matrix[][];
+}
+
+export interface HeadScores {
+  /** [layer][head]: mean over queries i >= period of the weight on key i - period */
+  previousLine: number[][];
+  /** [layer][head]: mean over queries of the weight on punctuation keys (，。！？、；：,.!?;:) */
+  punctuation: number[][];
+}
+
+export interface GenerateOptions {
+  /** the text to continue (default ''); a character not in the vocabulary is the unknown token if there is one, else an Error */
+  prompt?: string;
+  /** characters to write at most (default 24); it also stops at ⏎ and when the context is full */
+  maxTokens?: number;
+  /** softmax temperature, >= 0; 0 always takes the most likely (default 0.8) */
+  temperature?: number;
+  /** sample among the k most likely; 0: all (default 20). The unknown token � is never written. */
+  topK?: number;
+  /** the sampling seed: the same seed, model and options give the same text (default 1) */
+  seed?: number;
+}
+
+export interface LanguageModelGradientCheck {
+  /** the largest relative error of the backpropagated gradient against central differences in double */
+  maxRelativeError: number;
+  /** entries compared: 3 spread over every tensor, on the first training text's first 6 positions */
+  checked: number;
+  /** where the largest error is, e.g. "layer1.Wq(3, 1)" */
+  worst: string;
+}
+
+export interface LanguageModelVocabulary {
+  /** every token by index: ⏎, then � if anything folded, then the characters in code point order */
+  tokens: string[];
+  /** distinct training characters folded into � (seen fewer than minCount times) */
+  unknown: number;
+  /** the share of training characters kept (not folded), 0..1 */
+  coverage: number;
+}
+
+export interface LanguageModelInfo {
+  /** trainable numbers */
+  parameters: number;
+  /** tokens in the vocabulary, ⏎ included */
+  vocab: number;
+  /** batch * context: the positions of one step at most (step().tokens counts the predicted ones) */
+  tokensPerStep: number;
+  /** steps taken so far */
+  steps: number;
+}
+
+/** Every call after delete() throws, delete() included. */
+export interface LanguageModel {
+  /** the sizes and rates with every default filled in (not the texts) */
+  readonly options: Readonly<Required<Omit<LanguageModelOptions, 'texts' | 'heldOut'>>>;
+  /** Runs `steps` Adam steps (an integer 1..1000000, default 1). Throws if training diverges. */
+  step(steps?: number): LanguageModelStep;
+  /** The held-out loss and the unigram baseline; changes nothing. Throws when heldOut is empty. */
+  evaluate(): LanguageModelEvaluation;
+  /** The most likely next tokens after ⏎ + prefix (its last context tokens). */
+  next(prefix: string): NextTokens;
+  /** Every layer's and head's weights over ⏎ + text (at most context - 1 characters). */
+  attention(text: string): LanguageModelAttention;
+  /** How much each head looks one line back (period characters) and at punctuation (default period 6). */
+  headScores(text: string, period?: number): HeadScores;
+  /** The prompt + what the model writes, sampled through a key-value cache. */
+  generate(options?: GenerateOptions): string;
+  /** Backpropagation against finite differences in double on a slice of every tensor. */
+  gradientCheck(): LanguageModelGradientCheck;
+  vocabulary(): LanguageModelVocabulary;
+  info(): LanguageModelInfo;
+  /** Copies of every tensor by name: embedding, positions, layer1.ln1.gain, …, layer1.Wq, …, lnf.gain, Wout, bout. */
+  parameters(): Record<string, Matrix>;
+  /** Frees the model. */
+  delete(): void;
+}
+
+export interface QuatrainForm {
+  /** texts with exactly 24 characters and punctuation at positions 6, 12, 18, 24 and nowhere else */
+  passed: number;
+  total: number;
+  /** passed / total (0 for no texts) */
+  share: number;
+}

@@ -1,0 +1,253 @@
+// Widget "language-model": a tiny decoder-only transformer trained live on a
+// real corpus (Tang five-character quatrains, or English first names), its
+// heads watched while they learn the form (one line back, the punctuation),
+// then writing. The core trains it (att.createLanguageModel) in a Web Worker
+// (lm-worker.js), or on the main thread where no worker starts; the page
+// draws the snapshots the loop posts (lm/engine.js). As in the training
+// widget, the steps trained are in the URL: a shared link retrains to them
+// and shows the same numbers, poems included.
+import { element } from '../dom.js';
+import { assetUrl } from '../assets.js';
+import { callout } from '../render/callout.js';
+import { composite } from '../render/compose.js';
+import { formatNumber } from '../render/format.js';
+import { CORPORA, createEngine, createLoop } from '../lm/engine.js';
+import { createController } from '../training/controller.js';
+import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from '../lm/draw.js';
+
+export const name = 'language-model';
+
+// the steps a link may ask to retrain to: a poem model's step is tens of milliseconds
+export const MAX_STEPS = 3000;
+
+export const defaults = {
+  corpus: 'names', layers: '2', heads: '4', dModel: '64', seed: 1,
+  temperature: 0.8, topK: 20, sample: 1, prefix: '', steps: 0, focus: 0,
+};
+// the language of the page chooses the corpus
+export const languageDefaults = { zh: { corpus: 'poems' } };
+
+const choice = (key, label, values) => ({ key, type: 'choice', label, options: values.map((v) => ({ value: v, label: v })) });
+
+export const controls = [
+  { key: 'corpus', type: 'choice', label: 'corpus', options: [{ value: 'poems', label: 'poems' }, { value: 'names', label: 'names' }] },
+  choice('layers', 'layers', ['1', '2', '3', '4']),
+  choice('heads', 'heads', ['1', '2', '4']),
+  choice('dModel', 'dModel', ['32', '64', '128']),
+  { key: 'seed', type: 'range', label: 'seed', min: 1, max: 100, step: 1 },
+  { key: 'temperature', type: 'range', label: 'temperature', min: 0, max: 1.5, step: 0.05 },
+  { key: 'topK', type: 'range', label: 'topK', min: 0, max: 50, step: 1 },
+  { key: 'sample', type: 'range', label: 'sample', min: 1, max: 1000, step: 1 },
+  { key: 'prefix', type: 'text', label: 'prefix', maxLength: 20, presets: [{ value: 'presetPoem', label: 'labelPoem' }, { value: 'presetName', label: 'labelName' }] },
+  { key: 'steps', type: 'range', hidden: true, min: 0, max: MAX_STEPS, step: 1 },
+  { key: 'focus', type: 'range', hidden: true, min: 0, max: 15, step: 1 },
+];
+
+// steps asked of the loop at a time while training
+const SPEED = 4;
+const FIGURES_EVERY = 400;  // ms between redrawn figures while training
+
+function startWorker() {
+  // throws where there is no module worker (the bundled embed.js has no module URL)
+  return new Worker(new URL('../lm-worker.js', import.meta.url), { type: 'module' });
+}
+const startLoop = (att, post) => createLoop(createEngine(att), { sliceMs: 4, post });
+
+const modelOptions = (state) => ({
+  corpus: state.corpus, url: assetUrl(CORPORA[state.corpus].file),
+  layers: Number(state.layers), heads: Number(state.heads), dModel: Number(state.dModel), seed: state.seed,
+});
+const viewSettings = (state) => ({ temperature: state.temperature, topK: state.topK, sample: state.sample, prefix: state.prefix });
+
+// The options; the numbers come from the loop's snapshots (drawn as they arrive).
+export function compute(att, state) {
+  return { options: modelOptions(state), settings: viewSettings(state), live: { snapshot: null, full: null } };
+}
+
+function button(label, t, onClick, action) {
+  const b = element('button', 'action-button', t.rich(label));
+  b.type = 'button';
+  b.dataset.action = action;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function stat(label, field, t) {
+  const box = element('div', 'stat-box');
+  const value = element('output', 'stat-value', '—');
+  value.dataset.field = field;
+  box.append(element('span', 'stat-label', t.rich(label)), value);
+  return { box, value };
+}
+
+function figure(caption, className = 'plot-figure') {
+  const f = element('figure', className);
+  const box = element('div', 'plot-box');
+  f.append(element('figcaption', '', caption), box);
+  return { figure: f, box };
+}
+
+export function build(body, ctx) {
+  const { t } = ctx;
+  const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus };
+  const play = button('train', t, () => (view.controller.status.running ? view.controller.pause() : view.controller.train()), 'train');
+  play.setAttribute('aria-pressed', 'false');
+  const one = button('stepOnce', t, () => view.controller.stepOnce(), 'step');
+  const reset = button('reset', t, () => view.controller.reset(), 'reset');
+  const bar = element('div', 'action-bar');
+  bar.append(play, one, reset);
+  const status = element('p', 'lm-status');
+  status.dataset.field = 'status';
+  const note = element('p', 'lm-note', t.rich('fallbackNote'));
+  note.hidden = true;
+  const error = element('p', 'widget-error lm-error');
+  error.setAttribute('role', 'alert');
+  error.hidden = true;
+  const stats = element('div', 'stat-grid');
+  const fields = {};
+  for (const [label, field] of [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['unigram', 'unigram'], ['rate', 'rate']]) {
+    const s = stat(label, field, t);
+    fields[field] = s.value;
+    stats.append(s.box);
+  }
+  const loss = figure(t.rich('lossTitle'));
+  const back = figure(t.rich('previousLineTitle'));
+  const punctuation = figure(t.rich('punctuationTitle'));
+  const plots = element('div', 'plot-grid');
+  const scoreFigures = element('div', 'lm-score-figures');
+  scoreFigures.append(back.figure, punctuation.figure);
+  plots.append(loss.figure, scoreFigures);
+  const source = element('p', 'lm-source small-note');
+  const sizes = element('p', 'lm-sizes small-note');
+
+  const heads = element('div', 'lm-heads');
+  const focusFigure = element('figure', 'lm-focus');
+  const focusCaption = element('figcaption', '');
+  const focusMap = element('div', 'lm-focus-map table-scroll');
+  focusFigure.append(focusCaption, focusMap);
+  const form = element('p', 'lm-form');
+  const samples = element('div', 'lm-samples-box');
+  const next = element('div', 'lm-next-box');
+  const honest = callout(t('honestTitle'), { part: 'honest', texts: [t('honest')] });
+
+  body.append(bar, status, note, error, stats, plots, source, sizes,
+    element('h3', 'section-heading', t.rich('headsHeading')), element('p', 'small-note', t.rich('headsExplain')), heads, focusFigure,
+    element('h3', 'section-heading', t.rich('writesHeading')), form, samples,
+    element('h3', 'section-heading', t.rich('nextHeading')), next, honest.box);
+
+  Object.assign(view, { play, one, reset, status, note, error, fields, lossBox: loss.box, backBox: back.box, punctuationBox: punctuation.box,
+    scoreFigures, source, sizes, heads, focusCaption, focusMap, form, samples, next });
+  view.onFocus = (index) => {
+    view.focus = index;
+    ctx.setState({ focus: index }, { quiet: true });
+    redraw(view, t, true);
+  };
+  view.controller = createController({
+    loadAttention: ctx.module,
+    startWorker,
+    startLoop,
+    maxSteps: MAX_STEPS,
+    onSnapshot(snapshot) {
+      if (!body.isConnected) { view.controller.dispose(); return; }
+      if (!view.data) return;
+      view.error.hidden = true;
+      if (snapshot.full) view.full = snapshot;
+      view.data.live = { snapshot, full: view.full };
+      // while training, the figures follow a few times a second, the numbers every frame
+      const figures = snapshot.full && (!view.controller.status.running || performance.now() - view.drawn > FIGURES_EVERY);
+      drawSnapshot(view, snapshot, { t, corpus: view.data.options.corpus, figures });
+    },
+    onStatus: (s) => showStatus(view, s, t),
+    onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
+    onError: (message) => {
+      view.error.textContent = t('trainingError', { message });
+      view.error.hidden = false;
+    },
+  });
+  // a widget mounted again (a language switch) leaves this one out of the page: its worker goes
+  const watch = setInterval(() => {
+    if (!body.isConnected) { clearInterval(watch); view.controller.dispose(); }
+  }, 2000);
+  return view;
+}
+
+function redraw(view, t, figures) {
+  const snapshot = view.data?.live.snapshot;
+  if (snapshot) drawSnapshot(view, snapshot, { t, corpus: view.data.options.corpus, figures });
+}
+
+function showStatus(view, s, t) {
+  view.play.replaceChildren(t.rich(s.running ? 'pause' : 'train'));
+  view.play.setAttribute('aria-pressed', String(s.running));
+  view.note.hidden = s.mode !== 'main';
+  view.one.disabled = Boolean(s.replaying);
+  const where = t(s.mode === 'worker' ? 'inWorker' : s.mode === 'main' ? 'onMainThread' : 'starting');
+  const step = formatNumber(s.step, { digits: 0 });
+  const text = s.replaying ? t('replaying', { step, target: formatNumber(s.replaying, { digits: 0 }) })
+    : s.running ? t('running', { rate: formatNumber(s.stepsPerSecond, { digits: 1 }) })
+      : t('resting', { step });
+  view.status.textContent = `${text} · ${where}`;
+  view.status.dataset.mode = s.mode;
+  view.status.dataset.running = String(s.running);
+  view.status.dataset.replaying = String(Boolean(s.replaying));
+}
+
+// the controller that trains the model whose data this is (exports get data, not the view)
+const controllers = new WeakMap();
+function controllerOf(data) {
+  const controller = controllers.get(data);
+  if (!controller) throw new Error('the model is not loaded yet');
+  return controller;
+}
+
+export function render(view, data, state, { t }) {
+  const changed = JSON.stringify(view.data?.options) !== JSON.stringify(data.options);
+  if (changed) {
+    view.full = null;
+    view.data = data;
+  } else {
+    data.live = view.data.live;
+    view.data = data;
+  }
+  controllers.set(data, view.controller);
+  view.focus = state.focus;
+  view.controller.sync(data.options, state.steps, SPEED);
+  view.controller.view(data.settings);
+  if (!changed) redraw(view, t, true);
+  showStatus(view, view.controller.status, t);
+}
+
+export function exports(data, state, t) {
+  const snapshot = data.live.snapshot;
+  const full = data.live.full;
+  return {
+    visual: () => {
+      if (!full) throw Object.assign(new Error(t('notYet')), { name: 'InputError' });
+      const curves = { ...full, step: snapshot.step, losses: snapshot.losses };
+      const maps = full.example.weights.flatMap((layer, l) => layer.map((w, h) => ({
+        title: headName(t, l, h), svg: mapFigure(w, full.example.tokens, t, headName(t, l, h)), newRow: h === 0 && l > 0,
+      })));
+      const plots = [{ title: t('lossTitle'), svg: lossPlot(curves, t), newRow: true }];
+      if (full.scores.length) {
+        plots.push({ title: t('previousLineTitle'), svg: scorePlot(curves, 'previousLine', t) },
+          { title: t('punctuationTitle'), svg: scorePlot(curves, 'punctuation', t) });
+      }
+      return composite([...maps, ...plots], { title: t('title') });
+    },
+    csv: () => {
+      if (!snapshot) return { header: ['step', 'batch loss', 'held-out loss', 'unigram loss'], rows: [] };
+      const held = new Map((full?.evaluations ?? []).map((e) => [e.step, e.loss]));
+      const rows = [];
+      for (let step = 0; step <= snapshot.step; step++) {
+        if (step > 0 || held.has(step)) rows.push([step, step > 0 ? snapshot.losses[step - 1] : '', held.get(step) ?? '', full?.unigram ?? '']);
+      }
+      return { header: ['step', 'batch loss', 'held-out loss', 'unigram loss'], rows };
+    },
+    json: async () => ({
+      options: { ...data.options, url: undefined }, step: snapshot?.step ?? 0,
+      samples: full?.samples.texts ?? [],
+      parameters: await controllerOf(data).parameters(),
+    }),
+  };
+}
+
