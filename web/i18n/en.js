@@ -865,6 +865,7 @@ export default {
     resting: 'Paused at step {step}',
     replaying: 'Retraining to step {target} from the link: step {step}…',
     trainingError: 'Training stopped: {message}',
+    fromFile: 'This page was opened from a file (file://), and the browser does not let it read {file} beside it. Serve the folder over http (npm start, or any static server) to train the model.',
     lossTitle: 'Loss (cross-entropy per character, nats)',
     previousLineTitle: 'Each head’s weight on the same position one line earlier',
     punctuationTitle: 'Each head’s weight on the punctuation',

@@ -861,6 +861,7 @@ export default {
     resting: '暂停于第 {step} 步',
     replaying: '按链接重新训练到第 {target} 步：第 {step} 步…',
     trainingError: '训练已停止：{message}',
+    fromFile: '这个页面是从文件（file://）打开的，浏览器不允许它读取旁边的 {file}。请用 http 提供这个文件夹（npm start，或任何静态服务器）再训练模型。',
     lossTitle: '损失（每个字的交叉熵，奈特）',
     previousLineTitle: '每个头对上一句同一位置的权重',
     punctuationTitle: '每个头对标点的权重',

@@ -92,7 +92,7 @@ function thumbnail(view, snapshot, l, h, t, best) {
       }
     }
   }
-  button.setAttribute('aria-label', t('headLabel', { head: headName(t, l, h) }));
+  button.title = t('headLabel', { head: headName(t, l, h) });  // its name is what it shows
   button.addEventListener('click', () => view.onFocus(index));
   return button;
 }

@@ -31,7 +31,8 @@ const corpora = new Map();  // url -> Promise<corpus>, once per thread
 export function loadCorpus(url) {
   if (!corpora.has(url)) {
     const file = decodeURIComponent(new URL(url).pathname.split('/').pop());
-    const promise = fetch(url).then(async (response) => {
+    const read = fetch(url).catch((error) => { throw new Error(`${file} could not be read (${error.message})`); });
+    const promise = read.then(async (response) => {
       if (!response.ok) throw new Error(`${file} could not be read (HTTP ${response.status})`);
       const corpus = await response.json();
       const texts = (list) => Array.isArray(list) && list.length > 0 && list.every((x) => typeof x === 'string');

@@ -38,7 +38,7 @@ export const controls = [
   { key: 'temperature', type: 'range', label: 'temperature', min: 0, max: 1.5, step: 0.05 },
   { key: 'topK', type: 'range', label: 'topK', min: 0, max: 50, step: 1 },
   { key: 'sample', type: 'range', label: 'sample', min: 1, max: 1000, step: 1 },
-  { key: 'prefix', type: 'text', label: 'prefix', maxLength: 20, presets: [{ value: 'presetPoem', label: 'labelPoem' }, { value: 'presetName', label: 'labelName' }] },
+  { key: 'prefix', type: 'text', label: 'prefix', maxLength: 200, presets: [{ value: 'presetPoem', label: 'labelPoem' }, { value: 'presetName', label: 'labelName' }] },
   { key: 'steps', type: 'range', hidden: true, min: 0, max: MAX_STEPS, step: 1 },
   { key: 'focus', type: 'range', hidden: true, min: 0, max: 15, step: 1 },
 ];
@@ -89,7 +89,7 @@ function figure(caption, className = 'plot-figure') {
 
 export function build(body, ctx) {
   const { t } = ctx;
-  const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus };
+  const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus, settings: null, waiting: [] };
   const play = button('train', t, () => (view.controller.status.running ? view.controller.pause() : view.controller.train()), 'train');
   play.setAttribute('aria-pressed', 'false');
   const one = button('stepOnce', t, () => view.controller.stepOnce(), 'step');
@@ -156,12 +156,17 @@ export function build(body, ctx) {
       // while training, the figures follow a few times a second, the numbers every frame
       const figures = snapshot.full && (!view.controller.status.running || performance.now() - view.drawn > FIGURES_EVERY);
       drawSnapshot(view, snapshot, { t, corpus: view.data.options.corpus, figures });
+      if (snapshot.full) answered(view);
     },
     onStatus: (s) => showStatus(view, s, t),
     onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
     onError: (message) => {
-      view.error.textContent = t('trainingError', { message });
+      // a page opened from file:// may not read the corpus beside it: say so, and what to do
+      const url = view.data && new URL(view.data.options.url);
+      view.error.textContent = url?.protocol === 'file:'
+        ? t('fromFile', { file: url.pathname.split('/').pop() }) : t('trainingError', { message });
       view.error.hidden = false;
+      answered(view);
     },
   });
   // a widget mounted again (a language switch) leaves this one out of the page: its worker goes
@@ -169,6 +174,19 @@ export function build(body, ctx) {
     if (!body.isConnected) { clearInterval(watch); view.controller.dispose(); }
   }, 2000);
   return view;
+}
+
+// The figures of new options or settings come from the loop a moment after
+// the render asks: until then the widget stays busy (its aria-busy), at most ANSWER_MS.
+const ANSWER_MS = 20000;
+function answer(view) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ANSWER_MS);
+    view.waiting.push(() => { clearTimeout(timer); resolve(); });
+  });
+}
+function answered(view) {
+  for (const resolve of view.waiting.splice(0)) resolve();
 }
 
 function redraw(view, t, figures) {
@@ -200,8 +218,10 @@ function controllerOf(data) {
   return controller;
 }
 
-export function render(view, data, state, { t }) {
+export async function render(view, data, state, { t }) {
   const changed = JSON.stringify(view.data?.options) !== JSON.stringify(data.options);
+  const settingsChanged = JSON.stringify(view.settings) !== JSON.stringify(data.settings);
+  view.settings = data.settings;
   if (changed) {
     view.full = null;
     view.data = data;
@@ -211,10 +231,12 @@ export function render(view, data, state, { t }) {
   }
   controllers.set(data, view.controller);
   view.focus = state.focus;
+  const drawn = changed || settingsChanged ? answer(view) : null;
   view.controller.sync(data.options, state.steps, SPEED);
   view.controller.view(data.settings);
   if (!changed) redraw(view, t, true);
   showStatus(view, view.controller.status, t);
+  await drawn;
 }
 
 export function exports(data, state, t) {

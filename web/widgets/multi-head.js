@@ -82,9 +82,8 @@ function concatMap(data, t, range, selected, onCell) {
   });
   // a line between the heads' blocks
   for (let h = 1; h < data.h; h++) {
-    const rect = map.element.querySelector(`.heatmap-cell[data-i="0"][data-j="${h * dh}"] rect`);
-    const x = Number(rect.getAttribute('x')) - 0.5, y = Number(rect.getAttribute('y')) - 0.5;
-    const height = Number(rect.getAttribute('height')) * data.n + data.n;
+    const { x, y, size } = map.box(0, h * dh);
+    const height = size * data.n;
     map.element.append(svg('line', { class: 'mh-divider', x1: x, y1: y - 4, x2: x, y2: y + height + 3, stroke: 'currentColor', 'stroke-width': 2 }));
   }
   return map;

@@ -1,0 +1,226 @@
+// Browser test of the language-model widget (web/widgets/language-model.js):
+// what it shows after N steps (losses, the texts it writes, the next
+// character's distribution) is what this process's own module computes for
+// the same options, corpus file and steps; the names model beats the unigram
+// baseline after 100 steps and the poems model writes quatrains with the form;
+// one thumbnail per head, a click focuses it and goes into the URL; an unknown
+// character is a visible error; Train and pause in the Web Worker; Chinese at
+// 375 px; the exports.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import createAttention from '../../web/wasm/attention.mjs';
+import { BATCH, CORPORA, SAMPLES } from '../../web/lm/engine.js';
+import { assertClean, assertShown, eventually, openPage, startBrowser } from './harness.mjs';
+
+const WIDGET = '[data-widget="language-model"]';
+let browser, att;
+
+before(async () => { [browser, att] = await Promise.all([startBrowser(), createAttention()]); });
+after(async () => { await browser?.close(); });
+
+const corpusFile = (corpus) => JSON.parse(readFileSync(new URL(`../../web/${CORPORA[corpus].file}`, import.meta.url), 'utf8'));
+
+// The core's numbers after `steps` steps, with the options the widget gives it.
+function expected({ corpus = 'names', layers = 2, heads = 4, dModel = 64, seed = 1, temperature = 0.8, topK = 20, sample = 1, prefix = '' } = {}, steps = 0) {
+  const spec = CORPORA[corpus];
+  const data = corpusFile(corpus);
+  const lm = att.createLanguageModel({
+    texts: data.train, heldOut: data.heldOut.slice(0, spec.heldOut), layers, heads, dModel, seed, batch: BATCH, ...spec.options,
+  });
+  try {
+    let loss = NaN;
+    for (let k = 0; k < steps; k++) loss = lm.step(1).loss;
+    const e = lm.evaluate();
+    const samples = Array.from({ length: SAMPLES }, (_, i) => lm.generate({ prompt: '', maxTokens: spec.maxTokens, temperature, topK, seed: sample + i }));
+    let next;
+    try {
+      const r = lm.next(prefix);
+      next = { tokens: r.tokens, probabilities: Array.from(r.probabilities) };
+    } catch (error) {
+      next = { error: error.message };
+    }
+    return { loss, heldLoss: e.loss, unigram: e.unigramLoss, samples, next, known: new Set(data.train) };
+  } finally {
+    lm.delete();
+  }
+}
+
+const field = (page, name) => page.locator(`${WIDGET} [data-field="${name}"]`).first();
+const text = async (page, name) => (await field(page, name).textContent()).replace(/\u00a0/g, ' ').trim();
+const button = (page, action) => page.locator(`${WIDGET} button[data-action="${action}"]`);
+const sampleTexts = (page) => page.locator(`${WIDGET} .lm-sample-text`).allTextContents();
+
+async function ready(page) {
+  await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 20000 });
+}
+// at rest (not running, not replaying) at a step, with that step's figures drawn
+async function resting(page, step, timeout = 60000) {
+  await eventually(async () => {
+    const status = field(page, 'status');
+    return (await status.getAttribute('data-running')) === 'false' && (await status.getAttribute('data-replaying')) === 'false'
+      && (step === undefined || Number((await text(page, 'step')).replace(/,/g, '')) === step)
+      && (await page.locator(`${WIDGET} .lm-sample`).count()) > 0
+      && (await page.locator(`${WIDGET} .lm-focus figcaption`).textContent()).includes(String(step ?? ''));
+  }, { timeout, message: `the model at rest${step === undefined ? '' : ` at step ${step}`}` });
+}
+async function assertLosses(page, want, what) {
+  if (Number.isNaN(want.loss)) assert.equal(await text(page, 'loss'), '—', `${what}: no batch loss before a step`);
+  else assertShown(await text(page, 'loss'), want.loss, 3, `${what}: batch loss`);
+  assertShown(await text(page, 'heldLoss'), want.heldLoss, 3, `${what}: held-out loss`);
+  assertShown(await text(page, 'unigram'), want.unigram, 3, `${what}: unigram baseline`);
+}
+
+test('names, 100 steps from the link: the core\'s losses, below the unigram baseline, its names, its next letters', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=language-model&steps=100&prefix=Mar');
+  await ready(page);
+  await resting(page, 100);
+  const want = expected({ prefix: 'Mar' }, 100);
+  await assertLosses(page, want, 'step 100');
+  assert.ok(want.heldLoss < 0.8 * want.unigram, `learned beyond letter frequencies: ${want.heldLoss} against ${want.unigram}`);
+  assert.deepEqual(await sampleTexts(page), want.samples, 'the names it writes, seeds 1–6');
+  const known = await page.locator(`${WIDGET} .lm-sample`).evaluateAll((items) => items.map((li) => li.dataset.known));
+  assert.deepEqual(known, want.samples.map((s) => String(want.known.has(s))), 'in the list or new');
+  assert.equal(await page.locator(`${WIDGET} .lm-score-figures`).isVisible(), false, 'no poem scores for names');
+
+  // the next letter after "Mar": the core's top tokens, in order, with their probabilities
+  const rows = page.locator(`${WIDGET} table.lm-next tr[data-token]`);
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.token)), want.next.tokens);
+  const shownP = await page.locator(`${WIDGET} .lm-next-p`).allTextContents();
+  shownP.forEach((p, k) => assertShown(p, want.next.probabilities[k], 3, `p(${want.next.tokens[k]})`));
+
+  // one thumbnail per head; a click focuses a head and the URL keeps it
+  const thumbs = page.locator(`${WIDGET} button.lm-head`);
+  assert.equal(await thumbs.count(), 2 * 4, 'layers × heads');
+  await thumbs.nth(5).click();
+  await eventually(async () => (await page.locator(`${WIDGET} .lm-focus-map`).getAttribute('data-layer')) === '1'
+    && (await page.locator(`${WIDGET} .lm-focus-map`).getAttribute('data-head')) === '1', { message: 'L2 H2 focused' });
+  assert.match(await page.locator(`${WIDGET} .lm-focus figcaption`).textContent(), /L2 H2 after 100 steps/);
+  await eventually(async () => new URL(page.url()).searchParams.get('focus') === '5', { message: 'focus=5 in the URL' });
+  // the focused map: n × n cells over the held-out example (its labels are the rows)
+  const cells = await page.locator(`${WIDGET} .lm-focus-map .heatmap-cell`).count();
+  const n = Math.round(Math.sqrt(cells));
+  assert.ok(n > 1 && n * n === cells, `a square map: ${cells} cells`);
+
+  // a character the names never use: a visible error naming it, no bars
+  await page.locator(`${WIDGET} input[name="prefix"]`).fill('白');
+  const alert = page.locator(`${WIDGET} .lm-next-error[role="alert"]`);
+  await alert.waitFor({ timeout: 10000 });
+  assert.match(await alert.textContent(), /白/);
+  assert.equal(await rows.count(), 0);
+  assertClean(log, browser.origin);
+  await page.close();
+});
+
+test('Train and pause in the Web Worker; the link with those steps shows the same numbers and names', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=language-model&seed=2&layers=1&heads=2&dModel=32');
+  await ready(page);
+  await resting(page, 0);
+  assert.equal(await field(page, 'status').getAttribute('data-mode'), 'worker');
+  assert.equal(await page.locator(`${WIDGET} .lm-note`).isVisible(), false, 'no fallback note with a worker');
+  await button(page, 'train').click();
+  await eventually(async () => Number((await text(page, 'step')).replace(/,/g, '')) >= 20, { timeout: 30000, message: '20 steps trained' });
+  assert.equal(await button(page, 'train').getAttribute('aria-pressed'), 'true');
+  assert.match(await text(page, 'rate'), /^\d[\d,]*$/, 'tokens per second');
+  await button(page, 'train').click();
+  await eventually(async () => (await field(page, 'status').getAttribute('data-running')) === 'false', { timeout: 20000, message: 'paused' });
+  const step = Number((await text(page, 'step')).replace(/,/g, ''));
+  await resting(page, step);
+  const options = { seed: 2, layers: 1, heads: 2, dModel: 32 };
+  const want = expected(options, step);
+  await assertLosses(page, want, `trained to ${step}`);
+  assert.deepEqual(await sampleTexts(page), want.samples);
+  assert.equal(await page.locator(`${WIDGET} button.lm-head`).count(), 2);
+  await eventually(async () => new URL(page.url()).searchParams.get('steps') === String(step), { message: 'the steps in the URL' });
+
+  const again = await openPage(browser, new URL(page.url()).search.replace(/^\?/, 'embed.html?'));
+  await ready(again.page);
+  await resting(again.page, step);
+  await assertLosses(again.page, want, 'from the link');
+  assert.deepEqual(await sampleTexts(again.page), want.samples, 'the same names from the link');
+
+  // reset: step 0 again
+  await button(page, 'reset').click();
+  await resting(page, 0);
+  await assertLosses(page, expected(options, 0), 'after reset');
+  assertClean(log, browser.origin);
+  assertClean(again.log, browser.origin);
+  await page.close();
+  await again.page.close();
+});
+
+test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with the form, and the head scores are drawn', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=language-model&lang=zh&steps=100', { viewport: { width: 375, height: 800 } });
+  await ready(page);
+  await resting(page, 100, 120000);
+  const want = expected({ corpus: 'poems' }, 100);
+  await assertLosses(page, want, 'poems, step 100');
+  const poems = await sampleTexts(page);
+  assert.deepEqual(poems, want.samples, 'the poems it writes, seeds 1–6');
+  const share = att.quatrainForm(want.samples).share;
+  assert.ok(share >= 0.9, `the core's poems have the form: ${share}`);
+  assert.equal(Number(await page.locator(`${WIDGET} .lm-form`).getAttribute('data-share')), share);
+  const marks = await page.locator(`${WIDGET} .lm-sample`).evaluateAll((items) => items.map((li) => li.dataset.form));
+  assert.deepEqual(marks, want.samples.map((s) => String(att.quatrainForm([s]).passed === 1)));
+  // the page in Chinese; the two score figures drawn with one highlighted head each
+  assert.match(await page.locator(`${WIDGET} .widget-title`).textContent(), /语言模型/);
+  assert.ok(await page.locator(`${WIDGET} .lm-score-figures`).isVisible());
+  assert.equal(await page.locator(`${WIDGET} .lm-score-figures svg`).count(), 2);
+  assert.equal(await page.locator(`${WIDGET} button.lm-head[data-best]`).count() >= 1, true, 'a head marked as the best');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'fits 375 px');
+  assertClean(log, browser.origin);
+  await page.close();
+});
+
+test('exports: the curves as CSV, the parameters as JSON, the maps and curves as SVG', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=language-model&layers=1&heads=1&dModel=32&steps=3');
+  await ready(page);
+  await resting(page, 3);
+  const save = async (kind) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`${WIDGET} [data-export="${kind}"]`).click()]);
+    return readFileSync(await file.path());
+  };
+  const options = { layers: 1, heads: 1, dModel: 32 };
+  const lines = (await save('csv')).toString('utf8').trim().split('\r\n');
+  assert.equal(lines[0], 'step,batch loss,held-out loss,unigram loss');
+  const losses = [];
+  for (let k = 1; k <= 3; k++) losses.push(expected(options, k).loss);
+  assert.equal(lines.length, 1 + 4, 'step 0 and three steps');
+  lines.slice(2).forEach((line, k) => assert.ok(Math.abs(Number(line.split(',')[1]) - losses[k]) < 1e-6, `batch loss of step ${k + 1}`));
+  const json = JSON.parse((await save('json')).toString('utf8'));
+  assert.equal(json.step, 3);
+  assert.equal(json.samples.length, SAMPLES);
+  const tensors = Object.values(json.parameters);
+  assert.ok(tensors.length > 5, 'every tensor by name');
+  assert.ok(tensors.every((m) => m.data.length === m.rows * m.cols && m.data.every(Number.isFinite)));
+  const svg = (await save('svg')).toString('utf8');
+  assert.ok(await page.evaluate((s) => !new DOMParser().parseFromString(s, 'image/svg+xml').querySelector('parsererror'), svg));
+  assert.ok((svg.match(/class="heatmap"/g) ?? []).length >= 1, 'the map in the SVG');
+  assertClean(log, browser.origin);
+  await page.close();
+});
+
+test('where no worker starts, it trains on the main thread and says so', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => { window.Worker = function Worker() { throw new Error('workers are refused here'); }; });
+  await page.goto(new URL('embed.html?widget=language-model&layers=1&heads=2&dModel=32&steps=5', browser.url).href);
+  await ready(page);
+  await resting(page, 5);
+  assert.equal(await field(page, 'status').getAttribute('data-mode'), 'main');
+  assert.ok(await page.locator(`${WIDGET} .lm-note`).isVisible(), 'the fallback note');
+  await assertLosses(page, expected({ layers: 1, heads: 2, dModel: 32 }, 5), 'main thread, step 5');
+  await page.close();
+});
+
+test('the script embed from file:// cannot read its corpus: a visible message says why and what to do', async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const host = new URL('./fixtures/host.html', import.meta.url).href;
+  await page.goto(`${host}?mode=script&widget=language-model`);
+  const alert = page.locator(`${WIDGET} .lm-error[role="alert"]`);
+  await alert.waitFor({ timeout: 20000 });
+  assert.match(await alert.textContent(), /file:\/\/.*names\.json.*http/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
