@@ -13,6 +13,7 @@ import { composite } from '../render/compose.js';
 import { formatNumber } from '../render/format.js';
 import { CORPORA, createEngine, createLoop } from '../lm/engine.js';
 import { createController } from '../training/controller.js';
+import { plotFigure, statGrid, trainingBar } from '../training/parts.js';
 import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from '../lm/draw.js';
 
 export const name = 'language-model';
@@ -64,38 +65,10 @@ export function compute(att, state) {
   return { options: modelOptions(state), settings: viewSettings(state), live: { snapshot: null, full: null } };
 }
 
-function button(label, t, onClick, action) {
-  const b = element('button', 'action-button', t.rich(label));
-  b.type = 'button';
-  b.dataset.action = action;
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-function stat(label, field, t) {
-  const box = element('div', 'stat-box');
-  const value = element('output', 'stat-value', '—');
-  value.dataset.field = field;
-  box.append(element('span', 'stat-label', t.rich(label)), value);
-  return { box, value };
-}
-
-function figure(caption, className = 'plot-figure') {
-  const f = element('figure', className);
-  const box = element('div', 'plot-box');
-  f.append(element('figcaption', '', caption), box);
-  return { figure: f, box };
-}
-
 export function build(body, ctx) {
   const { t } = ctx;
   const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus, settings: null, waiting: [] };
-  const play = button('train', t, () => (view.controller.status.running ? view.controller.pause() : view.controller.train()), 'train');
-  play.setAttribute('aria-pressed', 'false');
-  const one = button('stepOnce', t, () => view.controller.stepOnce(), 'step');
-  const reset = button('reset', t, () => view.controller.reset(), 'reset');
-  const bar = element('div', 'action-bar');
-  bar.append(play, one, reset);
+  const { bar, play, one, reset } = trainingBar(t, () => view.controller);
   const status = element('p', 'lm-status');
   status.dataset.field = 'status';
   const note = element('p', 'lm-note', t.rich('fallbackNote'));
@@ -103,16 +76,10 @@ export function build(body, ctx) {
   const error = element('p', 'widget-error lm-error');
   error.setAttribute('role', 'alert');
   error.hidden = true;
-  const stats = element('div', 'stat-grid');
-  const fields = {};
-  for (const [label, field] of [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['unigram', 'unigram'], ['rate', 'rate']]) {
-    const s = stat(label, field, t);
-    fields[field] = s.value;
-    stats.append(s.box);
-  }
-  const loss = figure(t.rich('lossTitle'));
-  const back = figure(t.rich('previousLineTitle'));
-  const punctuation = figure(t.rich('punctuationTitle'));
+  const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['unigram', 'unigram'], ['rate', 'rate']]);
+  const loss = plotFigure(t.rich('lossTitle'));
+  const back = plotFigure(t.rich('previousLineTitle'));
+  const punctuation = plotFigure(t.rich('punctuationTitle'));
   const plots = element('div', 'plot-grid');
   const scoreFigures = element('div', 'lm-score-figures');
   scoreFigures.append(back.figure, punctuation.figure);

@@ -9,6 +9,7 @@ import { element } from '../dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { linePlot } from '../render/plot.js';
+import { plotFigure, statGrid } from '../training/parts.js';
 
 export const name = 'learned-width';
 
@@ -79,27 +80,14 @@ export function build(body, ctx) {
   reset.dataset.action = 'reset';
   const bar = element('div', 'action-bar');
   bar.append(play, reset);
-  const stats = element('div', 'stat-grid');
-  const fields = {};
-  for (const [label, field] of [['step', 'step'], ['width', 'width'], ['sigma', 'sigma'], ['looLoss', 'loss']]) {
-    const box = element('div', 'stat-box');
-    fields[field] = element('output', 'stat-value', '—');
-    fields[field].dataset.field = field;
-    box.append(element('span', 'stat-label', t.rich(label)), fields[field]);
-    stats.append(box);
-  }
-  const figure = (caption) => {
-    const f = element('figure', 'plot-figure');
-    const box = element('div', 'plot-box');
-    f.append(element('figcaption', '', t.rich(caption)), box);
-    return { f, box };
-  };
+  const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['width', 'width'], ['sigma', 'sigma'], ['looLoss', 'loss']]);
+  const figure = (caption) => plotFigure(t.rich(caption));
   const curve = figure('curveTitle'), history = figure('historyTitle'), landscape = figure('landscapeTitle');
   const plots = element('div', 'plot-grid');
-  plots.append(history.f, landscape.f);
+  plots.append(history.figure, landscape.figure);
   const weights = element('div', 'lw-weights');
   const heldOut = element('p', 'small-note');
-  body.append(bar, stats, curve.f, plots, element('h3', 'section-heading', t.rich('weightsHeading', { q: QUERY })), weights, heldOut);
+  body.append(bar, stats, curve.figure, plots, element('h3', 'section-heading', t.rich('weightsHeading', { q: QUERY })), weights, heldOut);
   Object.assign(view, { play, fields, curveBox: curve.box, historyBox: history.box, landscapeBox: landscape.box, weights, heldOut });
 
   // playing: the trainer steps forward each frame and the view is drawn from it;

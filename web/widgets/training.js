@@ -13,6 +13,7 @@ import { mapThumbnail } from '../render/thumbnail.js';
 import { createEngine } from '../training/engine.js';
 import { createController, MAX_STEPS } from '../training/controller.js';
 import { accuracyPlot, drawSnapshot, lossPlot, mapFigure, pattern, percent } from '../training/draw.js';
+import { plotFigure, statGrid, trainingBar } from '../training/parts.js';
 
 export const name = 'training';
 
@@ -46,51 +47,16 @@ export function compute(att, state) {
   return { options, initial, needed: initial.probe.needed, live: { snapshot: initial } };
 }
 
-function button(label, t, onClick) {
-  const b = element('button', 'action-button', t.rich(label));
-  b.type = 'button';
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-function stat(label, field, t) {
-  const box = element('div', 'stat-box');
-  const value = element('output', 'stat-value', '—');
-  value.dataset.field = field;
-  box.append(element('span', 'stat-label', t.rich(label)), value);
-  return { box, value };
-}
-
 export function build(body, ctx) {
   const { t } = ctx;
   const view = { data: null, state: null, drawn: 0, mapsFor: null };
-  const play = button('train', t, () => (view.controller.status.running ? view.controller.pause() : view.controller.train()));
-  play.setAttribute('aria-pressed', 'false');
-  play.dataset.action = 'train';
-  const one = button('stepOnce', t, () => view.controller.stepOnce());
-  one.dataset.action = 'step';
-  const reset = button('reset', t, () => view.controller.reset());
-  reset.dataset.action = 'reset';
-  const bar = element('div', 'action-bar');
-  bar.append(play, one, reset);
+  const { bar, play, one, reset } = trainingBar(t, () => view.controller);
   const status = element('p', 'tr-status');
   status.dataset.field = 'status';
   const note = element('p', 'tr-note', t.rich('fallbackNote'));
   note.hidden = true;
-  const stats = element('div', 'stat-grid');
-  const fields = {};
-  for (const [label, field] of [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['accuracy', 'accuracy']]) {
-    const s = stat(label, field, t);
-    fields[field] = s.value;
-    stats.append(s.box);
-  }
-  const figure = (caption, className) => {
-    const f = element('figure', className);
-    const box = element('div', 'plot-box');
-    f.append(element('figcaption', '', t.rich(caption)), box);
-    return { figure: f, box };
-  };
-  const loss = figure('lossTitle', 'plot-figure'), accuracy = figure('accuracyTitle', 'plot-figure');
+  const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['accuracy', 'accuracy']]);
+  const loss = plotFigure(t.rich('lossTitle')), accuracy = plotFigure(t.rich('accuracyTitle'));
   const plots = element('div', 'plot-grid');
   plots.append(loss.figure, accuracy.figure);
   const maps = element('div', 'tr-maps');
