@@ -189,5 +189,21 @@ var attentionChecks = (function defineAttentionChecks() {
     return out;
   }
 
-  return { INT32_MAX, fail, describe, isNumericArray, lengthOf, keepingFloat32, checkLength, kinds, check };
+  // A caller of the core's raw functions that answer a string when they
+  // refuse: call(fn, raw, canonical) throws it as fn's Error, the core's
+  // argument names said as the JS options (renames: [[pattern, name]]; plain
+  // loops: this Emscripten's optimizer cannot parse destructuring or spread)
+  function coreCaller(Module, renames) {
+    return function call(fn, raw, canonical) {
+      const result = Module[raw](canonical);
+      if (typeof result === 'string') {
+        let message = result;
+        for (const rename of renames) message = message.replace(rename[0], rename[1]);
+        fail(fn, message);
+      }
+      return result;
+    };
+  }
+
+  return { INT32_MAX, fail, describe, isNumericArray, lengthOf, keepingFloat32, checkLength, kinds, check, coreCaller };
 })();

@@ -21,21 +21,12 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
 
   const fail = checks.fail, kinds = checks.kinds, check = checks.check;
 
-  // the core's argument names -> the JS option names (plain loops and no
-  // destructuring or spread: this Emscripten's optimizer cannot parse them)
+  // the core's argument names -> the JS option names
   const renames = [
     [/\bd_model\b/g, 'dModel'], [/\blearning_rate\b/g, 'learningRate'], [/\bmin_count\b/g, 'minCount'],
     [/\bheld_out\b/g, 'heldOut'], [/\bmax_tokens\b/g, 'maxTokens'], [/\btop_k\b/g, 'topK'],
   ];
-  function call(fn, raw, canonical) {
-    const result = Module[raw](canonical);
-    if (typeof result === 'string') {
-      let message = result;
-      for (const rename of renames) message = message.replace(rename[0], rename[1]);
-      fail(fn, message);
-    }
-    return result;
-  }
+  const call = checks.coreCaller(Module, renames);
 
   const schema = {
     texts: 'strings!', heldOut: 'strings!', layers: 'int', heads: 'int', dModel: 'int', context: 'int',

@@ -22,18 +22,9 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
   const fail = checks.fail, describe = checks.describe, kinds = checks.kinds, check = checks.check;
   const isNumericArray = checks.isNumericArray;
 
-  // the core's argument names -> the JS option names (plain loops and no
-  // destructuring or spread: this Emscripten's optimizer cannot parse them)
+  // the core's argument names -> the JS option names
   const renames = [[/\bd_model\b/g, 'dModel'], [/\blearning_rate\b/g, 'learningRate']];
-  function call(fn, raw, canonical) {
-    const result = Module[raw](canonical);
-    if (typeof result === 'string') {
-      let message = result;
-      for (const rename of renames) message = message.replace(rename[0], rename[1]);
-      fail(fn, message);
-    }
-    return result;
-  }
+  const call = checks.coreCaller(Module, renames);
 
   // step(steps): the type here, the range (an integer from 1 to 1000000) in the core
   function stepCount(fn, steps) {
