@@ -1,0 +1,215 @@
+// The language model's training: the forward and backward passes over a
+// batch, Adam steps, the held-out evaluation and the gradient check (its
+// options, construction and batches are in language_model.cpp; the layers'
+// loops in train_layers.cpp and train_kernels.cpp).
+#include "attention/language_model.hpp"
+
+#include "attention/train_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace attn::train {
+
+// ---- forward and backward -----------------------------------------------------
+
+void LanguageModel::forward(Index sequences, Index length, const std::int32_t* tokens, const std::int32_t* targets) {
+    // every layer sees sequences of `length` rows (<= context): a batch of short
+    // texts costs what its longest needs
+    length_ = length;
+    embedding_.length = length;
+    attention_.length = length;
+    const Index rows = sequences * length, d = d_;
+    float* X = blocks_[0].X;
+    embedding_.forward(rows, tokens, store_.value(0), store_.value(1), X);  // X = E[token] + P[position]
+    for (Index l = 0; l < layers_; ++l) {
+        Block& b = blocks_[size_t(l)];
+        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
+        // H = X + Attn(LN1(X))
+        norm_.forward(rows, b.X, W(0), W(1), b.Y1, b.mean1, b.rstd1);
+        qkv_.forward(rows, b.Y1, W(2), b.Q), bias_d_.forward(rows, W(3), b.Q);
+        qkv_.forward(rows, b.Y1, W(4), b.K), bias_d_.forward(rows, W(5), b.K);
+        qkv_.forward(rows, b.Y1, W(6), b.V), bias_d_.forward(rows, W(7), b.V);
+        attention_.forward(sequences, nullptr, b.Q, b.K, b.V, b.A, b.Z);
+        out_.forward(rows, b.Z, W(8), b.H), bias_d_.forward(rows, W(9), b.H);
+        Residual::forward(rows * d, b.X, b.H, b.H);
+        // X = H + MLP(LN2(H))
+        norm_.forward(rows, b.H, W(10), W(11), b.Y2, b.mean2, b.rstd2);
+        up_.forward(rows, b.Y2, W(12), b.U), bias_4d_.forward(rows, W(13), b.U);
+        Gelu::forward(rows * 4 * d, b.U, b.T, b.G);
+        float* next = l + 1 < layers_ ? blocks_[size_t(l) + 1].X : Xf_;
+        down_.forward(rows, b.G, W(14), next), bias_d_.forward(rows, W(15), next);
+        Residual::forward(rows * d, b.H, next, next);
+    }
+    const Index f = tensor(layers_, 0);
+    norm_.forward(rows, Xf_, store_.value(f), store_.value(f + 1), Yf_, meanf_, rstdf_);
+    // the rows with a target, compacted, through the unembedding
+    kept_ = 0;
+    for (Index r = 0; r < rows; ++r)
+        if (targets[r] >= 0) {
+            std::copy(Yf_ + r * d, Yf_ + (r + 1) * d, Yc_ + kept_ * d);
+            kept_rows_[size_t(kept_)] = std::int32_t(r);
+            kept_targets_[size_t(kept_)] = targets[r];
+            ++kept_;
+        }
+    unembed_.forward(kept_, Yc_, store_.value(f + 2), logits_);
+    bias_vocab_.forward(kept_, store_.value(f + 3), logits_);
+}
+
+void LanguageModel::backward(Index sequences, const std::int32_t* tokens) {
+    const Index rows = sequences * length_, d = d_;
+    zero(store_.grads(), store_.total());
+    const Index f = tensor(layers_, 0);
+    // logits = Yc W_out + b_out, scattered back to the rows they came from
+    zero(dYc_, kept_ * d);
+    unembed_.backward(kept_, Yc_, store_.value(f + 2), dlogits_, store_.grad(f + 2), dYc_);
+    bias_vocab_.backward(kept_, dlogits_, store_.grad(f + 3));
+    zero(dY_, rows * d);
+    for (Index k = 0; k < kept_; ++k)
+        std::copy(dYc_ + k * d, dYc_ + (k + 1) * d, dY_ + Index(kept_rows_[size_t(k)]) * d);
+    zero(dX_, rows * d);
+    norm_.backward(rows, Xf_, store_.value(f), meanf_, rstdf_, dY_, store_.grad(f), store_.grad(f + 1), dX_);
+    for (Index l = layers_ - 1; l >= 0; --l) {
+        Block& b = blocks_[size_t(l)];
+        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
+        auto dW = [&](Index k) { return store_.grad(tensor(l, k)); };
+        // X_next = H + MLP(LN2(H)): dX_ is d(X_next); the residual passes it to dH unchanged
+        bias_d_.backward(rows, dX_, dW(15));
+        zero(dU_, rows * 4 * d);
+        down_.backward(rows, b.G, W(14), dX_, dW(14), dU_);  // dG
+        Gelu::backward(rows * 4 * d, b.U, b.T, dU_, dU_);     // dU
+        bias_4d_.backward(rows, dU_, dW(13));
+        zero(dY_, rows * d);
+        up_.backward(rows, b.Y2, W(12), dU_, dW(12), dY_);  // dY2
+        norm_.backward(rows, b.H, W(10), b.mean2, b.rstd2, dY_, dW(10), dW(11), dX_);  // dX_ is now dH
+        // H = X + Attn(LN1(X)): dO = dH
+        bias_d_.backward(rows, dX_, dW(9));
+        zero(dZ_, rows * d);
+        out_.backward(rows, b.Z, W(8), dX_, dW(8), dZ_);
+        attention_.backward(sequences, b.Q, b.K, b.V, b.A, dZ_, dQ_, dK_, dV_, scratch_);
+        bias_d_.backward(rows, dQ_, dW(3));
+        bias_d_.backward(rows, dK_, dW(5));
+        bias_d_.backward(rows, dV_, dW(7));
+        zero(dY_, rows * d);
+        qkv_.backward(rows, b.Y1, W(2), dQ_, dW(2), dY_);
+        qkv_.backward(rows, b.Y1, W(4), dK_, dW(4), dY_);
+        qkv_.backward(rows, b.Y1, W(6), dV_, dW(6), dY_);                           // dY1
+        norm_.backward(rows, b.X, W(0), b.mean1, b.rstd1, dY_, dW(0), dW(1), dX_);  // dX_ is now dX
+    }
+    embedding_.backward(rows, tokens, dX_, store_.grad(0));
+    embedding_.backward_positions(rows, dX_, store_.grad(1));
+}
+
+double LanguageModel::compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets) {
+    require(sequences >= 1 && sequences <= batch_,
+            "sequences must be from 1 to batch (" + std::to_string(batch_) + "), got " + std::to_string(sequences));
+    const Index rows = sequences * n_;
+    for (Index r = 0; r < rows; ++r)
+        if (tokens[r] < 0 || tokens[r] >= vocab_ || targets[r] >= vocab_)
+            fail("tokens and targets must be in [0, vocab), got " + std::to_string(tokens[r]) + " -> " +
+                 std::to_string(targets[r]));
+    forward(sequences, n_, tokens, targets);
+    const double loss = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
+    backward(sequences, tokens);
+    return loss;
+}
+
+void LanguageModel::train_step() {
+    const Index length = fill_batch(batches_, tokens_.data(), targets_.data(), true);
+    forward(batch_, length, tokens_.data(), targets_.data());
+    last_loss_ = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
+    // if/fail, not require: the message is built only on failure (no allocation per step)
+    if (!std::isfinite(last_loss_)) fail(diverged());
+    backward(batch_, tokens_.data());
+    adam_.step(store_.values(), store_.grads(), store_.first_moments(), store_.second_moments(), store_.total());
+    ++steps_;
+    const float* p = store_.values();
+    for (Index i = 0; i < store_.total(); ++i)
+        if (!std::isfinite(p[i])) fail(diverged());
+}
+
+std::string LanguageModel::diverged() const {
+    return "training diverged at step " + std::to_string(steps_ + 1) +
+           ": the loss or a parameter is no longer finite; try a smaller learning_rate";
+}
+
+LmStep LanguageModel::step(double n, std::vector<double>* losses) {
+    if (!(std::isfinite(n) && n == std::floor(n) && n >= 1 && n <= 1e6))
+        fail("steps must be an integer from 1 to 1000000, got " + number(n));
+    // multiply-adds of one step: forward, and backward about twice that
+    const double d = double(d_), rows = double(batch_ * n_);
+    const double work = 3 * (rows * (double(layers_) * 12 * d * d + d * double(vocab_)) +
+                             double(layers_) * 2 * double(batch_) * double(n_) * double(n_) * d);
+    if (!(work * n <= kMaxWork)) require_work(work * n, std::to_string(Index(n)) + " training steps");
+    if (losses) losses->resize(size_t(n));
+    double tokens = 0;
+    for (Index s = 0; s < Index(n); ++s) {
+        train_step();
+        tokens += double(kept_);
+        if (losses) (*losses)[size_t(s)] = last_loss_;
+    }
+    return {double(steps_), last_loss_, tokens};
+}
+
+LmEvaluation LanguageModel::evaluate() {
+    require(held_windows_ > 0, "evaluate needs held-out texts: held_out is empty");
+    double total = 0, counted = 0;
+    for (Index first = 0; first < held_windows_; first += batch_) {
+        // windows sorted by length: each chunk padded to its longest only
+        const Index count = std::min(batch_, held_windows_ - first);
+        Index length = 1;
+        for (Index w = first; w < first + count; ++w) length = std::max(length, held_lengths_[size_t(w)]);
+        for (Index w = 0; w < count; ++w)
+            for (Index k = 0; k < length; ++k) {
+                tokens_[size_t(w * length + k)] = held_tokens_[size_t((first + w) * n_ + k)];
+                targets_[size_t(w * length + k)] = held_targets_[size_t((first + w) * n_ + k)];
+            }
+        forward(count, length, tokens_.data(), targets_.data());
+        total += loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_) * double(kept_);
+        counted += double(kept_);
+    }
+    if (!std::isfinite(total)) fail(diverged());
+    return {total / counted, unigram_loss_, counted};
+}
+
+ParamsD LanguageModel::parameters_double() const {
+    ParamsD p;
+    for (Index i = 0; i < store_.count(); ++i) p.push_back(store_.get(i).cast<double>());
+    return p;
+}
+
+GradientCheck LanguageModel::gradient_check(Index per_tensor) const {
+    // one sequence of at most 6 positions: the first training text's first tokens,
+    // checked on the model cut to that context (the first rows of P)
+    const Index length = std::min<Index>(n_, 6);
+    const Index count = std::min(length, train_start_[1] - 1);  // the first text's targets
+    TokenIds tokens(size_t(length), kBoundary), targets(size_t(length), -1);
+    for (Index i = 0; i < count; ++i) {
+        tokens[size_t(i)] = train_tokens_[size_t(i)];
+        targets[size_t(i)] = train_tokens_[size_t(i) + 1];
+    }
+    LmConfig config = config_;
+    config.context = length;
+    ParamsD params = parameters_double();
+    params[1] = MatD(params[1].topRows(length));
+    // entries: every one, or `per_tensor` spread evenly over each tensor
+    std::vector<std::pair<Index, Index>> entries;
+    for (Index t = 0; t < Index(params.size()); ++t) {
+        const Index size = params[size_t(t)].size();
+        const Index take = per_tensor == 0 ? size : std::min(per_tensor, size);
+        for (Index i = 0; i < take; ++i) entries.push_back({t, (i * size) / take + (size / take) / 2});
+    }
+    const double d = double(d_), rows = double(length);
+    const double forward = rows * (double(layers_) * (12 * d * d + d * d) + d * double(vocab_)) +
+                           double(layers_) * 2 * rows * rows * d;
+    const double work = 4 * double(entries.size()) * forward;
+    if (!(work <= kMaxCheckWork))
+        fail("the gradient check of " + std::to_string(entries.size()) + " entries is too large: about " +
+             number(work) + " multiply-adds, more than " + std::to_string(std::int64_t(kMaxCheckWork)) +
+             "; check a smaller model");
+    return lm_gradient_check_reference(config, params, tokens, targets, entries);
+}
+
+}  // namespace attn::train
