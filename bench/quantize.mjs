@@ -11,8 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { readPackage, writeModel, fineness, quantizedStep } from '../scripts/model.mjs';
-import { toHalf, fromHalf, quantizeQ8, dequantizeQ8, quantizeQ8Gptq, quantizeCodebook, Q8_FORMAT, CALIBRATION, calibrate,
-  quantizeUniform, quantizeUniformGptq, encodeUniform, uniformBytes } from '../scripts/quantize.mjs';
+import { toHalf, fromHalf, quantizeUniform, encodeUniform, uniformBytes } from '../scripts/quantize.mjs';
+import { quantizeQ8, dequantizeQ8, quantizeQ8Gptq, quantizeCodebook, Q8_FORMAT, CALIBRATION, calibrate,
+  quantizeUniformGptq } from './quantizers.mjs';
 import { SENTENCES } from '../tests/node/encoder-reference.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
