@@ -14,37 +14,12 @@
 // shared machine held the CPU, so it is printed, not asserted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, openPage, assertClean, eventually, LOAD } from './harness.mjs';
+import { startBrowser, openPage, assertClean, eventually, mainThreadTasks, LOAD } from './harness.mjs';
 
 const W = '[data-widget="real-model"]';
 let browser;
 before(async () => { browser = await startBrowser(); });
 after(async () => { await browser?.close(); });
-
-// Records a trace of the page while body() runs: the RunTask events of the renderer's main thread.
-async function mainThreadTasks(cdp, body) {
-  const events = [];
-  const collect = ({ value }) => events.push(...value);
-  cdp.on('Tracing.dataCollected', collect);
-  const complete = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
-  await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline,devtools.timeline,toplevel', transferMode: 'ReportEvents' });
-  try {
-    await body();
-  } finally {
-    await cdp.send('Tracing.end');
-    await complete;
-    cdp.off('Tracing.dataCollected', collect);
-  }
-  const threads = new Map();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}/${e.tid}`, e.args.name);
-  const main = events.filter((e) => threads.get(`${e.pid}/${e.tid}`) === 'CrRendererMain');
-  // the test's own tasks: the browser driver's messages to the page (its injected
-  // script, its queries), not work of the page
-  const driver = main.filter((e) => e.name === 'Receive mojo message'
-    && e.args?.chrome_mojo_event_info?.mojo_interface_tag?.startsWith('blink.mojom.DevTools'));
-  return main.filter((e) => e.ph === 'X' && e.name === 'RunTask' && !driver.some((d) => d.ts >= e.ts && d.ts <= e.ts + e.dur))
-    .map((e) => ({ ms: e.tdur / 1000, wallMs: e.dur / 1000 }));
-}
 
 test('at 4x CPU throttling, the model loads and a sentence is encoded off the main thread (its longest task printed; target 50 ms)', async () => {
   const { page, log } = await openPage(browser, 'embed.html?widget=kv-query');

@@ -314,3 +314,32 @@ export async function openEncoder() {
 export async function assertNoBadText(page) {
   assert.doesNotMatch(await page.locator('body').innerText(), /\bNaN\b|\bInfinity\b|\bundefined\b|\[object /);
 }
+
+// Records a trace of the page (cdp: its CDP session) while body() runs: the
+// tasks of the renderer's main thread, less the test driver's own, as
+// [{ ms: thread time, wallMs }]. Thread time is the CPU the page's thread
+// spent (as a throttled browser runs it); wall time also counts the moments
+// another process of a shared machine held the CPU.
+export async function mainThreadTasks(cdp, body) {
+  const events = [];
+  const collect = ({ value }) => events.push(...value);
+  cdp.on('Tracing.dataCollected', collect);
+  const complete = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
+  await cdp.send('Tracing.start', { categories: 'disabled-by-default-devtools.timeline,devtools.timeline,toplevel', transferMode: 'ReportEvents' });
+  try {
+    await body();
+  } finally {
+    await cdp.send('Tracing.end');
+    await complete;
+    cdp.off('Tracing.dataCollected', collect);
+  }
+  const threads = new Map();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}/${e.tid}`, e.args.name);
+  const main = events.filter((e) => threads.get(`${e.pid}/${e.tid}`) === 'CrRendererMain');
+  // the test's own tasks: the browser driver's messages to the page (its injected
+  // script, its queries), not work of the page
+  const driver = main.filter((e) => e.name === 'Receive mojo message'
+    && e.args?.chrome_mojo_event_info?.mojo_interface_tag?.startsWith('blink.mojom.DevTools'));
+  return main.filter((e) => e.ph === 'X' && e.name === 'RunTask' && !driver.some((d) => d.ts >= e.ts && d.ts <= e.ts + e.dur))
+    .map((e) => ({ ms: e.tdur / 1000, wallMs: e.dur / 1000 }));
+}

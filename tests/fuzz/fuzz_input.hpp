@@ -100,4 +100,14 @@ inline bool close(const MatRef& a, const MatRef& b, double tolerance, double sla
     return true;
 }
 
+// an option's size: mostly in a small valid range [lo, hi], sometimes anything
+// (0, negative, fractional, NaN, huge); a whole number above hi becomes hi or
+// 1e9 (invalid everywhere), so that a valid run stays small enough to be fast
+inline double size_option(Input& in, Index lo, Index hi) {
+    if (in.byte() % 8 != 0) return double(in.size(lo, hi));
+    const double x = double(in.number()) * (in.flag() ? 1 : 1000);
+    if (std::isfinite(x) && x > double(hi) && x == std::floor(x)) return in.flag() ? double(hi) : 1e9;
+    return x;
+}
+
 }  // namespace attn::fuzz

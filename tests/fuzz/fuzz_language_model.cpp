@@ -13,15 +13,6 @@ using namespace attn::fuzz;
 using namespace attn::train;
 
 namespace {
-// a size: mostly in a small valid range, sometimes anything (0, negative,
-// fractional, NaN, huge)
-double option(Input& in, Index lo, Index hi) {
-    if (in.byte() % 8 != 0) return double(in.size(lo, hi));
-    const double x = double(in.number()) * (in.flag() ? 1 : 1000);
-    if (std::isfinite(x) && x > double(hi) && x == std::floor(x)) return in.flag() ? double(hi) : 1e9;
-    return x;
-}
-
 // a short text: bytes from a small alphabet (ASCII, punctuation, a CJK
 // character, a 4-byte emoji, stray continuation bytes), or raw bytes
 std::string text(Input& in) {
@@ -44,25 +35,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     for (Index i = 0; i < texts; ++i) o.texts.push_back(text(in));
     for (Index i = 0; i < held; ++i) o.held_out.push_back(text(in));
     o.seed = double(in.byte());
-    o.layers = option(in, 1, 2);
-    o.heads = option(in, 1, 2);
+    o.layers = size_option(in, 1, 2);
+    o.heads = size_option(in, 1, 2);
     o.d_model = double(in.size(1, 3)) * (std::isfinite(o.heads) ? std::max(1.0, std::abs(o.heads)) : 1) +
                 (in.byte() % 8 == 0 ? 1 : 0);  // sometimes not a multiple of heads
-    o.context = option(in, 2, 6);
-    o.batch = option(in, 1, 3);
+    o.context = size_option(in, 2, 6);
+    o.batch = size_option(in, 1, 3);
     o.learning_rate = in.flag() ? double(in.number()) : 0.003 * double(in.size(1, 10));
-    o.warmup = option(in, 0, 3);
+    o.warmup = size_option(in, 0, 3);
     o.clip = in.flag() ? double(in.number()) : double(in.size(0, 2));
-    o.min_count = option(in, 1, 3);
+    o.min_count = size_option(in, 1, 3);
     const double steps = in.byte() % 8 == 0 ? double(in.number()) : double(in.size(1, 2));
     const std::string prompt = text(in);
     GenerateOptions g;
     g.prompt = prompt;
-    g.max_tokens = option(in, 0, 8);
+    g.max_tokens = size_option(in, 0, 8);
     g.temperature = in.flag() ? double(in.number()) : 0.5 * double(in.size(0, 4));
-    g.top_k = option(in, 0, 5);
+    g.top_k = size_option(in, 0, 5);
     g.seed = double(in.byte());
-    const double period = option(in, 1, 4);
+    const double period = size_option(in, 1, 4);
 
     accepted([&] {
         LanguageModel lm(o);

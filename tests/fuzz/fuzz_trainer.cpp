@@ -10,29 +10,17 @@ using namespace attn;
 using namespace attn::fuzz;
 using namespace attn::train;
 
-namespace {
-// a size: mostly in a small valid range, sometimes anything (0, negative,
-// fractional, NaN, huge); a whole number above hi becomes hi or 1e9 (invalid
-// everywhere), so that a valid run stays small enough to be fast
-double option(Input& in, Index lo, Index hi) {
-    if (in.byte() % 8 != 0) return double(in.size(lo, hi));
-    const double x = double(in.number()) * (in.flag() ? 1 : 1000);
-    if (std::isfinite(x) && x > double(hi) && x == std::floor(x)) return in.flag() ? double(hi) : 1e9;
-    return x;
-}
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     Input in(data, size);
     TrainerOptions o;
     o.task = in.flag() ? "reverse" : (in.flag() ? "shift" : "copy");
     o.seed = double(in.byte());
-    o.length = option(in, 2, 6);
-    o.vocab = option(in, 2, 8);
-    o.heads = option(in, 1, 3);
+    o.length = size_option(in, 2, 6);
+    o.vocab = size_option(in, 2, 8);
+    o.heads = size_option(in, 1, 3);
     o.d_model = double(in.size(1, 3)) * (std::isfinite(o.heads) ? std::max(1.0, std::abs(o.heads)) : 1) +
                 (in.byte() % 8 == 0 ? 1 : 0);  // sometimes not a multiple of heads
-    o.batch = option(in, 1, 4);
+    o.batch = size_option(in, 1, 4);
     o.learning_rate = in.flag() ? double(in.number()) : 0.01 * double(in.size(1, 50));
     o.causal = in.flag();
     o.residual = in.flag();
@@ -59,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     });
 
     NwOptions nw;
-    nw.samples = option(in, 3, 12);
+    nw.samples = size_option(in, 3, 12);
     nw.width = in.flag() ? double(in.number()) : 0.01 * double(in.size(1, 100));
     nw.noise = in.flag() ? double(in.number()) : double(in.size(0, 5));
     nw.learning_rate = in.flag() ? double(in.number()) : 0.01;

@@ -182,6 +182,7 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   view.focusMap.replaceChildren(mapFigure(full.example.weights[l][h], full.example.tokens, t, title));
   view.focusMap.dataset.layer = String(l);
   view.focusMap.dataset.head = String(h);
+  view.focusMap.dataset.step = String(full.step);  // the step the figures are of
 
   view.samples.replaceChildren(samplesList(full, t));
   view.form.hidden = !full.samples.form;

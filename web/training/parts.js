@@ -2,6 +2,7 @@
 // Train / One step / Reset bar, the grid of live numbers and a plot's figure.
 // Pure DOM; the sentences come from the widget's t.
 import { element } from '../dom.js';
+import { formatNumber } from '../render/format.js';
 
 // controller() gives the widget's controller (made after its view)
 export function trainingBar(t, controller) {
@@ -42,4 +43,23 @@ export function plotFigure(caption, className = 'plot-figure') {
   const box = element('div', 'plot-box');
   figure.append(element('figcaption', '', caption), box);
   return { figure, box };
+}
+
+// The controller's status (c.status) on the bar, the status line and the
+// fallback note of a view { play, one, note, status }; the status line's
+// data-mode, data-running and data-replaying say it to tests and styles.
+export function showStatus(view, s, t, { rateDigits = 0 } = {}) {
+  view.play.replaceChildren(t.rich(s.running ? 'pause' : 'train'));
+  view.play.setAttribute('aria-pressed', String(s.running));
+  view.note.hidden = s.mode !== 'main';
+  view.one.disabled = Boolean(s.replaying);
+  const where = t(s.mode === 'worker' ? 'inWorker' : s.mode === 'main' ? 'onMainThread' : 'starting');
+  const step = formatNumber(s.step, { digits: 0 });
+  const text = s.replaying ? t('replaying', { step, target: formatNumber(s.replaying, { digits: 0 }) })
+    : s.running ? t('running', { rate: formatNumber(s.stepsPerSecond, { digits: rateDigits }) })
+      : t('resting', { step });
+  view.status.textContent = `${text} · ${where}`;
+  view.status.dataset.mode = s.mode;
+  view.status.dataset.running = String(s.running);
+  view.status.dataset.replaying = String(Boolean(s.replaying));
 }

@@ -10,10 +10,9 @@ import { element } from '../dom.js';
 import { assetUrl } from '../assets.js';
 import { callout } from '../render/callout.js';
 import { composite } from '../render/compose.js';
-import { formatNumber } from '../render/format.js';
 import { CORPORA, createEngine, createLoop } from '../lm/engine.js';
 import { createController } from '../training/controller.js';
-import { plotFigure, statGrid, trainingBar } from '../training/parts.js';
+import { plotFigure, showStatus, statGrid, trainingBar } from '../training/parts.js';
 import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from '../lm/draw.js';
 
 export const name = 'language-model';
@@ -125,7 +124,7 @@ export function build(body, ctx) {
       drawSnapshot(view, snapshot, { t, corpus: view.data.options.corpus, figures });
       if (snapshot.full) answered(view);
     },
-    onStatus: (s) => showStatus(view, s, t),
+    onStatus: (s) => showStatus(view, s, t, { rateDigits: 1 }),
     onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
     onError: (message) => {
       // a page opened from file:// may not read the corpus beside it: say so, and what to do
@@ -161,22 +160,6 @@ function redraw(view, t, figures) {
   if (snapshot) drawSnapshot(view, snapshot, { t, corpus: view.data.options.corpus, figures });
 }
 
-function showStatus(view, s, t) {
-  view.play.replaceChildren(t.rich(s.running ? 'pause' : 'train'));
-  view.play.setAttribute('aria-pressed', String(s.running));
-  view.note.hidden = s.mode !== 'main';
-  view.one.disabled = Boolean(s.replaying);
-  const where = t(s.mode === 'worker' ? 'inWorker' : s.mode === 'main' ? 'onMainThread' : 'starting');
-  const step = formatNumber(s.step, { digits: 0 });
-  const text = s.replaying ? t('replaying', { step, target: formatNumber(s.replaying, { digits: 0 }) })
-    : s.running ? t('running', { rate: formatNumber(s.stepsPerSecond, { digits: 1 }) })
-      : t('resting', { step });
-  view.status.textContent = `${text} · ${where}`;
-  view.status.dataset.mode = s.mode;
-  view.status.dataset.running = String(s.running);
-  view.status.dataset.replaying = String(Boolean(s.replaying));
-}
-
 // the controller that trains the model whose data this is (exports get data, not the view)
 const controllers = new WeakMap();
 function controllerOf(data) {
@@ -202,7 +185,7 @@ export async function render(view, data, state, { t }) {
   view.controller.sync(data.options, state.steps, SPEED);
   view.controller.view(data.settings);
   if (!changed) redraw(view, t, true);
-  showStatus(view, view.controller.status, t);
+  showStatus(view, view.controller.status, t, { rateDigits: 1 });
   await drawn;
 }
 

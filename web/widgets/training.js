@@ -8,12 +8,11 @@
 // link retrains to that step and shows the same numbers.
 import { element } from '../dom.js';
 import { composite } from '../render/compose.js';
-import { formatNumber } from '../render/format.js';
 import { mapThumbnail } from '../render/thumbnail.js';
 import { createEngine } from '../training/engine.js';
 import { createController, MAX_STEPS } from '../training/controller.js';
 import { accuracyPlot, drawSnapshot, lossPlot, mapFigure, pattern, percent } from '../training/draw.js';
-import { plotFigure, statGrid, trainingBar } from '../training/parts.js';
+import { plotFigure, showStatus, statGrid, trainingBar } from '../training/parts.js';
 
 export const name = 'training';
 
@@ -89,21 +88,6 @@ export function build(body, ctx) {
     if (!body.isConnected) { clearInterval(watch); view.controller.dispose(); }
   }, 2000);
   return view;
-}
-
-function showStatus(view, s, t) {
-  view.play.replaceChildren(t.rich(s.running ? 'pause' : 'train'));
-  view.play.setAttribute('aria-pressed', String(s.running));
-  view.note.hidden = s.mode !== 'main';
-  view.one.disabled = Boolean(s.replaying);
-  const where = t(s.mode === 'worker' ? 'inWorker' : s.mode === 'main' ? 'onMainThread' : 'starting');
-  const text = s.replaying ? t('replaying', { step: formatNumber(s.step, { digits: 0 }), target: formatNumber(s.replaying, { digits: 0 }) })
-    : s.running ? t('running', { rate: formatNumber(s.stepsPerSecond, { digits: 0 }) })
-      : t('resting', { step: formatNumber(s.step, { digits: 0 }) });
-  view.status.textContent = `${text} · ${where}`;
-  view.status.dataset.mode = s.mode;
-  view.status.dataset.running = String(s.running);
-  view.status.dataset.replaying = String(Boolean(s.replaying));
 }
 
 export function render(view, data, state, { t }) {
