@@ -119,7 +119,10 @@ export function drawSnapshot(view, snapshot, { initial, needed, heads, t, figure
 
   const positions = snapshot.probe.input;
   const title = (h) => (heads > 1 ? t('headAfter', { h: h + 1, step: snapshot.step }) : t('mapAfter', { step: snapshot.step }));
-  if (view.mapsFor === initial) {
+  // the maps drawn are this model's, one per head of this snapshot (a snapshot
+  // of the options before may have drawn them while the new model started)
+  const drawn = view.maps.querySelectorAll('.tr-map[data-head]').length;
+  if (view.mapsFor === initial && drawn === snapshot.probe.weights.length) {
     // the same maps: new weights, captions and argmax in place
     snapshot.probe.weights.forEach((w, h) => {
       const figure = view.maps.querySelector(`.tr-map[data-head="${h}"]`);
