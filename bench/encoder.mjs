@@ -14,6 +14,7 @@ import { readPackage, writeModel } from '../scripts/model.mjs';
 import { serve } from '../scripts/serve.mjs';
 import { SENTENCES } from '../tests/node/encoder-reference.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/browser/harness.mjs';
+import { encoderError } from './encoder-error.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -87,32 +88,9 @@ const load = (file) => att.loadEncoder(readFileSync(path.join(dir, file)));
 const exact = await load(FILES.float32);
 for (const dtype of ['float16', 'quantized', 'int8']) {
   const small = await load(FILES[dtype]);
-  let weight = 0, embedding = 0, rows = 0, sameTop = 0, minCosine = 1;
-  for (const sentence of SENTENCES) {
-    const x = exact.encode(sentence), y = small.encode(sentence);
-    for (let l = 0; l < x.attention.length; l++)
-      for (let h = 0; h < x.attention[l].length; h++) {
-        const p = x.attention[l][h], q = y.attention[l][h];
-        for (let i = 0; i < p.data.length; i++) weight = Math.max(weight, Math.abs(p.data[i] - q.data[i]));
-        for (let i = 0; i < p.rows; i++) {
-          let a = 0, b = 0;
-          for (let j = 1; j < p.cols; j++) {
-            if (p.data[i * p.cols + j] > p.data[i * p.cols + a]) a = j;
-            if (q.data[i * q.cols + j] > q.data[i * q.cols + b]) b = j;
-          }
-          rows++;
-          if (a === b) sameTop++;
-        }
-      }
-    let dot = 0;
-    for (let i = 0; i < x.embedding.length; i++) {
-      embedding = Math.max(embedding, Math.abs(x.embedding[i] - y.embedding[i]));
-      dot += x.embedding[i] * y.embedding[i];
-    }
-    minCosine = Math.min(minCosine, dot);
-  }
+  const e = encoderError(SENTENCES, (s, sentence) => exact.encode(sentence), small);
   small.delete();
-  results.errors[dtype] = { sentences: SENTENCES.length, maxWeightError: weight, maxEmbeddingError: embedding, rows, sameTop, minCosine };
+  results.errors[dtype] = { sentences: SENTENCES.length, maxWeightError: e.weight, maxEmbeddingError: e.embedding, rows: e.rows, sameTop: e.sameTop, minCosine: e.cosine };
 }
 exact.delete();
 rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { readPackage, writeModel, fineness, quantizedStep } from '../scripts/mod
 import { toHalf, fromHalf, quantizeUniform, encodeUniform, uniformBytes } from '../scripts/quantize.mjs';
 import { quantizeQ8, dequantizeQ8, quantizeQ8Gptq, quantizeCodebook, Q8_FORMAT, CALIBRATION, calibrate,
   quantizeUniformGptq } from './quantizers.mjs';
+import { encoderError } from './encoder-error.mjs';
 import { SENTENCES } from '../tests/node/encoder-reference.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -52,28 +53,8 @@ const ways = {
 };
 
 function compare(enc) {
-  let weight = 0, rows = 0, same = 0, cosine = 1;
-  for (const [s, sentence] of SENTENCES.entries()) {
-    const x = exact[s], y = enc.encode(sentence);
-    for (let l = 0; l < x.attention.length; l++)
-      for (let h = 0; h < x.attention[l].length; h++) {
-        const p = x.attention[l][h], q = y.attention[l][h];
-        for (let i = 0; i < p.data.length; i++) weight = Math.max(weight, Math.abs(p.data[i] - q.data[i]));
-        for (let i = 0; i < p.rows; i++) {
-          let a = 0, b = 0;
-          for (let j = 1; j < p.cols; j++) {
-            if (p.data[i * p.cols + j] > p.data[i * p.cols + a]) a = j;
-            if (q.data[i * q.cols + j] > q.data[i * q.cols + b]) b = j;
-          }
-          rows++;
-          if (a === b) same++;
-        }
-      }
-    let dot = 0;
-    for (let i = 0; i < x.embedding.length; i++) dot += x.embedding[i] * y.embedding[i];
-    cosine = Math.min(cosine, dot);
-  }
-  return { weight, sameTop: same / rows, cosine };
+  const { weight, rows, sameTop, cosine } = encoderError(SENTENCES, (s) => exact[s], enc);
+  return { weight, sameTop: sameTop / rows, cosine };
 }
 
 const meets = (r) => r.bytes <= 8e6 && r.weight <= 0.01 && r.sameTop >= 0.995 && r.cosine >= 0.9999;
