@@ -4,16 +4,13 @@
 // change of any attention weight and embedding entry against float32, and how
 // many rows keep their top key, over the test sentences.
 // Writes bench/results-encoder.json. --quick: fewer repetitions.
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync, readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { readPackage, writeModel } from '../scripts/model.mjs';
-import { serve } from '../scripts/serve.mjs';
 import { SENTENCES } from '../tests/node/encoder-reference.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from '../tests/browser/harness.mjs';
+import { blankPageDir, onBlankPage } from './browser.mjs';
 import { encoderError } from './encoder-error.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -23,12 +20,10 @@ const UMBRELLA = 'The woman took her umbrella because it was raining.';
 const LONG = SENTENCES[SENTENCES.length - 1];  // cut at 128 pieces
 
 // ---- the files: float32, float16 and quantized as built, int8 written here --------
-const dir = mkdtempSync(path.join(os.tmpdir(), 'attention-wasm-encoder-'));
-symlinkSync(path.join(root, 'web/wasm/attention.mjs'), path.join(dir, 'attention.mjs'));
+const dir = blankPageDir('encoder', 'encoder bench', path.join(root, 'web/wasm/attention.mjs'));
 const FILES = { float32: 'encoder.f32.bin', float16: 'encoder.f16.bin', quantized: 'encoder.q.bin', int8: 'encoder.int8.bin' };
 for (const dtype of ['float32', 'float16', 'quantized']) symlinkSync(path.join(root, 'web/model', FILES[dtype]), path.join(dir, FILES[dtype]));
 writeFileSync(path.join(dir, FILES.int8), writeModel(readPackage(), 'int8'));
-writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>encoder bench</title>');
 
 const results = { files: {}, browser: {}, errors: {} };
 for (const [dtype, file] of Object.entries(FILES)) {
@@ -37,12 +32,7 @@ for (const [dtype, file] of Object.entries(FILES)) {
 }
 
 // ---- in the browser ---------------------------------------------------------------
-const { server, url } = await serve({ root: dir });
-const profile = mkdtempSync(path.join(os.tmpdir(), 'attention-wasm-chromium-'));
-const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-try {
-  const page = await context.newPage();
-  await page.goto(url);
+await onBlankPage(dir, async (page) => {
   for (const [dtype, file] of Object.entries(FILES)) {
     results.browser[dtype] = await page.evaluate(async ({ file, reps, sentences }) => {
       const { default: createAttention } = await import('./attention.mjs');
@@ -74,12 +64,7 @@ try {
     r.longEncodeMs = { median: median(r.longEncodeMs), min: Math.min(...r.longEncodeMs) };
   }
   results.browser.userAgent = await page.evaluate(() => navigator.userAgent);
-} finally {
-  await context.close();
-  server.closeAllConnections();
-  server.close();
-  rmSync(profile, { recursive: true, force: true });
-}
+});
 
 // ---- the cost of the small precisions, in Node -----------------------------------
 const { default: createAttention } = await import(path.join(root, 'web/wasm/attention.mjs'));

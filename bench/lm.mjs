@@ -20,14 +20,12 @@
 //   node bench/lm.mjs [--quick] [--module=path/to/attention.mjs] [--peer-only]
 // --quick: a smoke run; --module: another build of the module; --peer-only: TF.js
 // alone (before the module has createLanguageModel).
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../scripts/serve.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from '../tests/browser/harness.mjs';
+import { blankPageDir, onBlankPage } from './browser.mjs';
 import {
   buildVocabulary, encode, generate, initParameters, lmBatches, lmEvaluationBatches, tensorShapes, tfjsLanguageModel,
   vocabularyOf,
@@ -210,16 +208,9 @@ const poems = {
 };
 // ours in headless Chromium: train as many steps, then time the same poems
 async function inChromium() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'attention-wasm-lm-'));
-  symlinkSync(modulePath, path.join(dir, 'attention.mjs'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>language model bench</title>');
-  const { server, url } = await serve({ root: dir });
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'attention-wasm-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const dir = blankPageDir('lm', 'language model bench', modulePath);
   try {
-    const page = await context.newPage();
-    await page.goto(url);
-    return await page.evaluate(async ({ texts, heldOut, options, steps, slice, count, generateOptions }) => {
+    return await onBlankPage(dir, (page) => page.evaluate(async ({ texts, heldOut, options, steps, slice, count, generateOptions }) => {
       const { default: createAttention } = await import('./attention.mjs');
       const att = await createAttention();
       const lm = att.createLanguageModel({ texts, heldOut, ...options });
@@ -239,12 +230,8 @@ async function inChromium() {
       }
       lm.delete();
       return { loss, trainMs, ms: full.length ? full : ms, full: full.length, poems, userAgent: navigator.userAgent };
-    }, { texts: corpus.train, heldOut: corpus.heldOut, options: OPTIONS, steps: LOSS_STEPS, slice: SLICE, count: POEMS, generateOptions: GENERATE });
+    }, { texts: corpus.train, heldOut: corpus.heldOut, options: OPTIONS, steps: LOSS_STEPS, slice: SLICE, count: POEMS, generateOptions: GENERATE }));
   } finally {
-    await context.close();
-    server.closeAllConnections();
-    server.close();
-    rmSync(profile, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -8,14 +8,12 @@
 //   3. steps and ms to >= 99% held-out accuracy for seeds 1..5 (evaluating every 10 steps),
 //      in Node and in headless Chromium (a blank page importing attention.mjs).
 // Writes bench/results-train.json. --quick: fewer rounds (a smoke run).
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../scripts/serve.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from '../tests/browser/harness.mjs';
+import { blankPageDir, onBlankPage } from './browser.mjs';
 import { coreBatches, STREAM_PROBE, tfjsTrainer } from './train-peer.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -108,27 +106,16 @@ const ratio = perStep.tfjs.median / perStep.ours.median;
 // ---- 3. steps and time to 99% ------------------------------------------------------
 const node = SEEDS.map((seed) => trainToTarget(att, seed, TARGET, EVERY, MAX_STEPS));
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'attention-wasm-train-'));
-symlinkSync(path.join(root, 'web/wasm/attention.mjs'), path.join(dir, 'attention.mjs'));
-writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>training bench</title>');
-const { server, url } = await serve({ root: dir });
-const profile = mkdtempSync(path.join(os.tmpdir(), 'attention-wasm-chromium-'));
-const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+const dir = blankPageDir('train', 'training bench', path.join(root, 'web/wasm/attention.mjs'));
 let browser;
 try {
-  const page = await context.newPage();
-  await page.goto(url);
-  browser = await page.evaluate(async ({ source, seeds, target, every, maxSteps }) => {
+  browser = await onBlankPage(dir, (page) => page.evaluate(async ({ source, seeds, target, every, maxSteps }) => {
     const { default: createAttention } = await import('./attention.mjs');
     const att = await createAttention();
     const train = (0, eval)('(' + source + ')');
     return { runs: seeds.map((seed) => train(att, seed, target, every, maxSteps)), userAgent: navigator.userAgent };
-  }, { source: trainToTarget.toString(), seeds: SEEDS, target: TARGET, every: EVERY, maxSteps: MAX_STEPS });
+  }, { source: trainToTarget.toString(), seeds: SEEDS, target: TARGET, every: EVERY, maxSteps: MAX_STEPS }));
 } finally {
-  await context.close();
-  server.closeAllConnections();
-  server.close();
-  rmSync(profile, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 }
 
