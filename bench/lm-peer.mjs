@@ -21,6 +21,8 @@
 // beta2 0.999, epsilon 1e-8, learning rate min(1, t / warmup) learningRate,
 // gradients scaled by clip / |g| when their global norm |g| exceeds clip.
 
+import { splitMix32 } from '../scripts/corpora.mjs';
+
 // ---- tokens ----------------------------------------------------------------------
 export const BOUNDARY = '⏎', UNKNOWN = '�';
 
@@ -58,17 +60,8 @@ export function encode(vocabulary, text) {
 }
 
 // ---- batches ---------------------------------------------------------------------
-// SplitMix32 (scripts/corpora.mjs draws the held-out split with the same steps)
-export function splitMix32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x9e3779b9) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
+// SplitMix32: the generator scripts/corpora.mjs draws the held-out split with
+export { splitMix32 };
 
 // One sequence into row b of (tokens, targets), each (batch * context): the
 // sequence's first context inputs and their next tokens, -1 (no target) and
