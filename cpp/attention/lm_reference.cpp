@@ -7,18 +7,29 @@ namespace attn::train {
 namespace {
 constexpr double kGeluC = 0.797884560802865355;  // sqrt(2 / pi)
 constexpr double kGeluA = 0.044715;
+
+struct RowMoments {
+    double mean;
+    double rstd;  // 1 / sqrt(variance + kLayerNormEpsilon)
+};
+
+// the mean of row r of X and the reciprocal of its standard deviation, as layer norm takes them
+RowMoments row_moments(const MatD& X, Index r) {
+    const Index d = X.cols();
+    double mean = 0, var = 0;
+    for (Index c = 0; c < d; ++c) mean += X(r, c);
+    mean /= double(d);
+    for (Index c = 0; c < d; ++c) var += (X(r, c) - mean) * (X(r, c) - mean);
+    var /= double(d);
+    return {mean, 1 / std::sqrt(var + kLayerNormEpsilon)};
+}
 }  // namespace
 
 MatD layer_norm_reference(const MatD& X, const MatD& gain, const MatD& bias) {
     const Index d = X.cols();
     MatD Y(X.rows(), d);
     for (Index r = 0; r < X.rows(); ++r) {
-        double mean = 0, var = 0;
-        for (Index c = 0; c < d; ++c) mean += X(r, c);
-        mean /= double(d);
-        for (Index c = 0; c < d; ++c) var += (X(r, c) - mean) * (X(r, c) - mean);
-        var /= double(d);
-        const double rstd = 1 / std::sqrt(var + kLayerNormEpsilon);
+        const auto [mean, rstd] = row_moments(X, r);
         for (Index c = 0; c < d; ++c) Y(r, c) = (X(r, c) - mean) * rstd * gain(0, c) + bias(0, c);
     }
     return Y;
@@ -31,12 +42,7 @@ void layer_norm_backward_reference(const MatD& X, const MatD& gain, const MatD& 
     dgain = MatD::Zero(1, d);
     dbias = MatD::Zero(1, d);
     for (Index r = 0; r < X.rows(); ++r) {
-        double mean = 0, var = 0;
-        for (Index c = 0; c < d; ++c) mean += X(r, c);
-        mean /= double(d);
-        for (Index c = 0; c < d; ++c) var += (X(r, c) - mean) * (X(r, c) - mean);
-        var /= double(d);
-        const double rstd = 1 / std::sqrt(var + kLayerNormEpsilon);
+        const auto [mean, rstd] = row_moments(X, r);
         // y = xhat g + b, xhat = (x - mean) rstd; through xhat by the chain rule, term by term:
         // dxhat_c/dx_k = rstd (delta_ck - 1/d) - xhat_c xhat_k rstd / d
         std::vector<double> xhat(static_cast<size_t>(d)), g(static_cast<size_t>(d));
