@@ -23,14 +23,7 @@ std::vector<std::string> tiny_corpus(Index count, std::uint64_t seed) {
 }
 
 LanguageModelOptions small_options() {
-    LanguageModelOptions o;
-    o.texts = {"abcab", "bcabc", "cabca", "ab", "abcabcabc"};
-    o.held_out = {"abca"};
-    o.layers = 2;
-    o.heads = 2;
-    o.d_model = 8;
-    o.context = 6;
-    o.batch = 3;
+    LanguageModelOptions o = small_lm_options({"abcab", "bcabc", "cabca", "ab", "abcabcabc"}, {"abca"});
     o.warmup = 0;
     o.clip = 0;
     return o;

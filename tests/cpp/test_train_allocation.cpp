@@ -60,15 +60,8 @@ TEST_CASE("trainer: a step allocates nothing (counted operator new)") {
 }
 
 TEST_CASE("language model: a step allocates nothing (counted operator new)") {
-    LanguageModelOptions o;
-    o.texts = {"abcab", "bcabcabcabca", "ab", "cabcabc"};  // one longer than context + 1: windows
-    o.held_out = {"abc"};
-    o.layers = 2;
-    o.heads = 2;
-    o.d_model = 8;
-    o.context = 6;
-    o.batch = 3;
-    LanguageModel lm(o);
+    // one text longer than context + 1: windows
+    LanguageModel lm(test::small_lm_options({"abcab", "bcabcabcabca", "ab", "cabcabc"}, {"abc"}));
     std::vector<double> losses;
     lm.step(1, &losses);
     lm.step(20, &losses);  // the losses buffer grows once, here

@@ -4,10 +4,13 @@
 
 #include "helpers.hpp"
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace attn::test {
 
+using train::LanguageModelOptions;
 using train::MatD;
 using train::TokenIds;
 
@@ -22,6 +25,19 @@ inline TokenIds random_tokens(Index count, Index vocab, std::uint64_t seed) {
     TokenIds t(size_t(count), 0);
     for (auto& x : t) x = std::int32_t(rng.next() % std::uint64_t(vocab));
     return t;
+}
+
+// a small language model of these texts: 2 layers, 2 heads, d_model 8, context 6, batch 3
+inline LanguageModelOptions small_lm_options(std::vector<std::string> texts, std::vector<std::string> held_out) {
+    LanguageModelOptions o;
+    o.texts = std::move(texts);
+    o.held_out = std::move(held_out);
+    o.layers = 2;
+    o.heads = 2;
+    o.d_model = 8;
+    o.context = 6;
+    o.batch = 3;
+    return o;
 }
 
 // largest |a - b| / (1 + |b|), a float result against a double reference
