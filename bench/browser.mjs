@@ -2,7 +2,7 @@
 // the browser (encoder.mjs, lm.mjs, train.mjs): a temporary folder holding
 // index.html and attention.mjs, served on localhost and opened in a fresh
 // profile.
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -10,11 +10,17 @@ import { serve } from '../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/browser/harness.mjs';
 
 // A new temporary folder attention-wasm-<name>-*: index.html (a blank page
-// titled `title`) and attention.mjs, a link to `module`. -> its path (the
+// titled `title`) and attention.mjs, a link to `module`, with links to the
+// two modules it loads on first use from beside it (attention-encoder.mjs,
+// attention-training.mjs, where they are beside `module`). -> its path (the
 // caller removes it)
 export function blankPageDir(name, title, module) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `attention-wasm-${name}-`));
   symlinkSync(module, path.join(dir, 'attention.mjs'));
+  for (const part of ['attention-encoder.mjs', 'attention-training.mjs']) {
+    const beside = path.join(path.dirname(module), part);
+    if (existsSync(beside)) symlinkSync(beside, path.join(dir, part));
+  }
   writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><title>${title}</title>`);
   return dir;
 }

@@ -45,7 +45,7 @@ const corpora = [corpus('quatrains'), corpus('names')].filter(Boolean);
 if (!corpora.length) corpora.push(synthetic());
 for (const c of corpora) {
   for (const minCount of c.name === 'quatrains' ? [1, 3] : [1]) {
-    const lm = att.createLanguageModel({ texts: c.train, heldOut: c.heldOut, minCount, ...model });
+    const lm = await att.createLanguageModel({ texts: c.train, heldOut: c.heldOut, minCount, ...model });
     // characters predicted per step: every text's characters and its end (windows of
     // at most context), averaged over the corpus; a step draws batch of them
     let targets = 0;

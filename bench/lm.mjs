@@ -57,7 +57,7 @@ if (!peerOnly) {
   att = await createAttention();
   if (typeof att.createLanguageModel !== 'function')
     throw new Error(`lm: ${modulePath} has no createLanguageModel (build it, point --module at a build that has it, or run with --peer-only)`);
-  ours = att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut, ...OPTIONS });
+  ours = await att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut, ...OPTIONS });
 }
 
 // ---- TF.js -------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ async function inChromium() {
     return await onBlankPage(dir, (page) => page.evaluate(async ({ texts, heldOut, options, steps, slice, count, generateOptions }) => {
       const { default: createAttention } = await import('./attention.mjs');
       const att = await createAttention();
-      const lm = att.createLanguageModel({ texts, heldOut, ...options });
+      const lm = await att.createLanguageModel({ texts, heldOut, ...options });
       let t0 = performance.now();
       let loss;
       for (let done = 0; done < steps; done += slice) loss = lm.step(Math.min(slice, steps - done)).loss;

@@ -45,9 +45,9 @@ await tf.ready();
 
 // Trains a fresh default trainer of `seed` in slices of `every` steps until the
 // held-out accuracy reaches `target`. Self-contained: it also runs in the page.
-// -> { seed, steps, accuracy, ms: wall time of steps and evaluations, stepMs: of the steps alone }
-function trainToTarget(att, seed, target, every, maxSteps) {
-  const t = att.createTrainer({ task: 'reverse', seed });
+// -> Promise<{ seed, steps, accuracy, ms: wall time of steps and evaluations, stepMs: of the steps alone }>
+async function trainToTarget(att, seed, target, every, maxSteps) {
+  const t = await att.createTrainer({ task: 'reverse', seed });
   let steps = 0, accuracy = 0, stepMs = 0;
   const t0 = performance.now();
   while (accuracy < target && steps < maxSteps) {
@@ -62,7 +62,7 @@ function trainToTarget(att, seed, target, every, maxSteps) {
 }
 
 // ---- 1. the same start and the same batches, in lockstep ---------------------------
-const ours = att.createTrainer({ task: 'reverse', seed: 1 });
+const ours = await att.createTrainer({ task: 'reverse', seed: 1 });
 const options = ours.options;
 const probeInput = Array.from(ours.probe().input);
 const drawnProbe = Array.from(coreBatches({ ...options, batch: 1 }, STREAM_PROBE)().tokens);
@@ -104,7 +104,8 @@ const perStep = { ours: stats(times.ours), tfjs: stats(times.tfjs) };
 const ratio = perStep.tfjs.median / perStep.ours.median;
 
 // ---- 3. steps and time to 99% ------------------------------------------------------
-const node = SEEDS.map((seed) => trainToTarget(att, seed, TARGET, EVERY, MAX_STEPS));
+const node = [];  // one seed after another
+for (const seed of SEEDS) node.push(await trainToTarget(att, seed, TARGET, EVERY, MAX_STEPS));
 
 const dir = blankPageDir('train', 'training bench', path.join(root, 'web/wasm/attention.mjs'));
 let browser;
@@ -113,7 +114,9 @@ try {
     const { default: createAttention } = await import('./attention.mjs');
     const att = await createAttention();
     const train = (0, eval)('(' + source + ')');
-    return { runs: seeds.map((seed) => train(att, seed, target, every, maxSteps)), userAgent: navigator.userAgent };
+    const runs = [];
+    for (const seed of seeds) runs.push(await train(att, seed, target, every, maxSteps));
+    return { runs, userAgent: navigator.userAgent };
   }, { source: trainToTarget.toString(), seeds: SEEDS, target: TARGET, every: EVERY, maxSteps: MAX_STEPS }));
 } finally {
   rmSync(dir, { recursive: true, force: true });

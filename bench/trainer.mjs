@@ -15,8 +15,8 @@ function median(xs) {
   return s[s.length >> 1];
 }
 
-function msPerStep(create, count) {
-  const t = create();
+// the median time of a single step of trainer t (which it deletes)
+function msPerStep(t, count) {
   t.step(20);  // warm up
   const times = [];
   for (let i = 0; i < count; i++) {
@@ -29,10 +29,10 @@ function msPerStep(create, count) {
 }
 
 const steps = quick ? 50 : 500;
-console.log(`default model: ${msPerStep(() => att.createTrainer(), steps).toFixed(3)} ms per step (median of ${steps})`);
+console.log(`default model: ${msPerStep(await att.createTrainer(), steps).toFixed(3)} ms per step (median of ${steps})`);
 
 for (let seed = 1; seed <= 5; seed++) {
-  const t = att.createTrainer({ seed });
+  const t = await att.createTrainer({ seed });
   let training = 0, reached = -1;
   for (let s = 1; s <= 300; s++) {
     const start = performance.now();
@@ -47,5 +47,5 @@ for (let seed = 1; seed <= 5; seed++) {
   console.log(`reverse, seed ${seed}: 99% held-out accuracy after ${reached} steps, ${training.toFixed(0)} ms of training`);
 }
 
-const width = msPerStep(() => att.createWidthTrainer(), steps);
+const width = msPerStep(await att.createWidthTrainer(), steps);
 console.log(`width trainer (50 samples): ${(width * 1000).toFixed(1)} us per step (median of ${steps})`);

@@ -1,5 +1,7 @@
-// The argument checks of the JS API (appended inside the module factory with
-// --post-js, before api.js, which uses them as attentionChecks).
+// The argument checks of the JS API (appended inside each module's factory
+// with --post-js, first: the other api files use them as attentionChecks),
+// and what every module's facade has: memory statistics and the publication
+// of the facade itself.
 //
 // Each kind checks one JS value and returns its canonical form (matrices as
 // { rows, cols, data: Float32Array }, masks as Uint8Array; every user value is
@@ -205,5 +207,35 @@ var attentionChecks = (function defineAttentionChecks() {
     };
   }
 
-  return { INT32_MAX, fail, describe, isNumericArray, lengthOf, keepingFloat32, checkLength, kinds, check, coreCaller };
+  // Makes the module factory resolve to `facade`, frozen, instead of the
+  // Emscripten module (whose heap views, malloc and unchecked raw_* bindings
+  // would bypass every check). readyPromiseResolve is the factory's own
+  // resolver (src/shell.js of Emscripten), still unresolved here: the
+  // WebAssembly instance is created asynchronously, after this code has run.
+  function publish(facade) {
+    const frozen = Object.freeze(facade);
+    const resolveModule = readyPromiseResolve;
+    readyPromiseResolve = function resolveFacade() {
+      resolveModule(frozen);
+    };
+    return frozen;
+  }
+
+  // { heapBytes: size of this module's WASM memory, allocatedBytes: bytes its malloc holds now }
+  // and the live Embind handles: what the leak tests compare before and after
+  function memoryOf(Module) {
+    return {
+      memoryStats: function memoryStats() {
+        return Module['raw_memory_stats']();
+      },
+      count_emval_handles: function count_emval_handles() {
+        return Module['count_emval_handles']();
+      },
+    };
+  }
+
+  return {
+    INT32_MAX, fail, describe, isNumericArray, lengthOf, keepingFloat32, checkLength, kinds, check, coreCaller,
+    publish, memoryOf,
+  };
 })();

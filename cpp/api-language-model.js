@@ -1,8 +1,9 @@
-// The language model of the JS API (appended inside the module factory with
-// --post-js, after api-checks.js and api-trainer.js and before api.js, which
-// puts createLanguageModel and quatrainForm in the facade).
+// The language model of the JS API, in the training module (appended inside
+// its factory with --post-js, after api-checks.js and api-trainer.js;
+// api-training.js puts it in the module's facade, and the attention module's
+// createLanguageModel calls it).
 //
-//   const lm = att.createLanguageModel({ texts: ['…'], heldOut: ['…'] });
+//   const lm = await att.createLanguageModel({ texts: ['…'], heldOut: ['…'] });
 //   lm.step(50);                 // { step, loss, losses, tokens }
 //   lm.evaluate();               // { loss, unigramLoss, tokens } on the held-out texts
 //   lm.generate({ seed: 3 });    // a text
@@ -19,7 +20,7 @@
 var attentionLanguageModels = (function defineAttentionLanguageModels(Module, checks, trainers) {
   'use strict';
 
-  const fail = checks.fail, kinds = checks.kinds, check = checks.check;
+  const kinds = checks.kinds, check = checks.check;
 
   // the core's argument names -> the JS option names
   const renames = [
@@ -64,11 +65,5 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
     });
   }
 
-  // { passed, total, share }: the five-character quatrain form of each text
-  function quatrainForm(texts) {
-    const fn = 'quatrainForm';
-    return call(fn, 'raw_quatrain_form', { texts: kinds.strings(fn, 'texts', texts) });
-  }
-
-  return { createLanguageModel, quatrainForm };
+  return { createLanguageModel };
 })(Module, attentionChecks, attentionTrainers);

@@ -1,8 +1,9 @@
-// The trainers of the JS API (appended inside the module factory with
-// --post-js, after api-checks.js and before api.js, which puts
-// createTrainer and createWidthTrainer in the facade).
+// The trainers of the JS API, in the training module (appended inside its
+// factory with --post-js, after api-checks.js; api-training.js puts them in
+// the module's facade, and the attention module's createTrainer and
+// createWidthTrainer call them).
 //
-//   const t = att.createTrainer({ task: 'reverse', seed: 1 });
+//   const t = await att.createTrainer({ task: 'reverse', seed: 1 });
 //   t.step(100);        // { step, loss, losses }
 //   t.evaluate();       // { loss, accuracy } on the fixed held-out set
 //   t.probe();          // one fixed example: input, target, prediction, a map per head

@@ -14,7 +14,7 @@
 // Results are plain objects holding copies: nothing aliases the WASM heap and
 // nothing needs .delete().
 
-(function defineAttentionApi(Module, checks, trainers, languageModels) {
+(function defineAttentionApi(Module, checks) {
   'use strict';
 
   const INT32_MAX = checks.INT32_MAX, fail = checks.fail, describe = checks.describe;
@@ -28,7 +28,6 @@
     d_k: [/\bd_k\b/g, 'dK'],
     d_v: [/\bd_v\b/g, 'dV'],
     d_model: [/\bd_model\b/g, 'dModel'],
-    text: [/^the text is empty$/, 'text is empty: type a sentence'],
   };
   const renamed = {
     attention: ['valid_length'],
@@ -36,8 +35,6 @@
     crossAttention: ['valid_length', 'd_k', 'd_v'],
     conditionalAttention: ['valid_length', 'd_k', 'd_v'],
     multiHeadAttention: ['valid_length', 'd_model'],
-    encode: ['text'],
-    embed: ['text'],
   };
   function jsMessage(fn, message) {
     for (const name of renamed[fn] || []) message = message.replace(renames[name][0], renames[name][1]);
@@ -244,41 +241,6 @@
     const fn = 'fitLine';
     return call(fn, 'raw_fit_line', { xs: kinds.vector(fn, 'xs', xs), ys: kinds.vector(fn, 'ys', ys) });
   };
-  // The pretrained encoder (a model file from web/model/). Resolves to an
-  // object whose encode(text) returns the pieces, the words, every layer's
-  // and head's attention over pieces and over words, and the sentence
-  // embedding; embed(text) the embedding alone; delete() frees its weights
-  // (about 28 MB of the heap).
-  api['loadEncoder'] = function loadEncoder(bytes) {
-    return new Promise((resolve) => {
-      const fn = 'loadEncoder';
-      let view = bytes;
-      if (view instanceof ArrayBuffer) view = new Uint8Array(view);
-      if (!(view instanceof Uint8Array)) fail(fn, 'bytes must be a Uint8Array or an ArrayBuffer of a model file, got ' + describe(bytes));
-      const info = call(fn, 'raw_encoder_load', { bytes: view });
-      let handle = info.handle;
-      delete info.handle;
-      resolve(Object.freeze({
-        info: Object.freeze(info),
-        // text: a sentence; it is NFKC-normalised first, as the tokenizer was trained
-        encode(text) {
-          if (handle === 0) fail('encode', 'this encoder was deleted');
-          const normalized = kinds.string('encode', 'text', text).normalize('NFKC');
-          return call('encode', 'raw_encoder_encode', { handle, text: normalized });
-        },
-        // the sentence embedding alone (Float32Array): no maps computed or copied out
-        embed(text) {
-          if (handle === 0) fail('embed', 'this encoder was deleted');
-          const normalized = kinds.string('embed', 'text', text).normalize('NFKC');
-          return call('embed', 'raw_encoder_embed', { handle, text: normalized });
-        },
-        delete() {
-          if (handle !== 0) call('delete', 'raw_encoder_delete', { handle });
-          handle = 0;
-        },
-      }));
-    });
-  };
   api['initXavier'] = function initXavier(rows, cols, seed, stream) {
     const fn = 'initXavier';
     return call(fn, 'raw_init_xavier', {
@@ -293,39 +255,94 @@
       limit: kinds.number(fn, 'limit', limit), stream: stream === undefined ? 0 : kinds.seed(fn, 'stream', stream),
     });
   };
-  // The trainers (api-trainer.js): an attention model learning a sequence task,
-  // and the Nadaraya-Watson model learning its width. Each returns an object
-  // whose delete() frees it.
+  // { passed, total, share }: the five-character quatrain form of each text
+  // (the language model's poems are checked with it)
+  api['quatrainForm'] = function quatrainForm(texts) {
+    const fn = 'quatrainForm';
+    return call(fn, 'raw_quatrain_form', { texts: kinds.strings(fn, 'texts', texts) });
+  };
+
+  // ---- the two other modules, each loaded on first use ----------------------
+  // attentionParts (parts-import.js or parts-script.js) finds them beside this
+  // one. A failed load is an Error of the function that asked; the next call
+  // tries again.
+  const parts = {};    // name -> Promise<the module's facade>
+  const loaded = [];   // the facades loaded so far (memoryStats counts them)
+  function part(fn, name) {
+    if (!parts[name]) {
+      parts[name] = attentionParts[name]()
+        .then(function (module) {
+          return module.default();
+        })
+        .then(function (facade) {
+          loaded.push(facade);
+          return facade;
+        }, function (error) {
+          delete parts[name];
+          fail(fn, 'could not load the ' + name + ' module (' + (error && error.message ? error.message : String(error)) + ')');
+        });
+    }
+    return parts[name];
+  }
+
+  // The pretrained encoder (a model file from web/model/), in
+  // attention-encoder.mjs (api-encoder.js). Resolves to an object whose
+  // encode(text) returns the pieces, the words, every layer's and head's
+  // attention over pieces and over words, and the sentence embedding;
+  // embed(text) the embedding alone; delete() frees its weights (about 28 MB).
+  // Bytes that are not bytes are refused before the module is loaded.
+  api['loadEncoder'] = function loadEncoder(bytes) {
+    return new Promise(function (resolve) {
+      if (!(bytes instanceof ArrayBuffer || bytes instanceof Uint8Array)) {
+        fail('loadEncoder', 'bytes must be a Uint8Array or an ArrayBuffer of a model file, got ' + describe(bytes));
+      }
+      resolve(part('loadEncoder', 'encoder').then(function (encoders) {
+        return encoders.loadEncoder(bytes);
+      }));
+    });
+  };
+  // The trainers and the language model, in attention-training.mjs
+  // (api-trainer.js, api-language-model.js): an attention model learning a
+  // sequence task, the Nadaraya-Watson model learning its width, and a small
+  // transformer trained on texts, character by character. Each resolves to an
+  // object whose methods answer at once and whose delete() frees it.
+  function training(fn, options) {
+    return part(fn, 'training').then(function (module) {
+      return module[fn](options);
+    });
+  }
   api['createTrainer'] = function createTrainer(options) {
-    return trainers.createTrainer(options);
+    return training('createTrainer', options);
   };
   api['createWidthTrainer'] = function createWidthTrainer(options) {
-    return trainers.createWidthTrainer(options);
+    return training('createWidthTrainer', options);
   };
-  // The language model (api-language-model.js): a small transformer trained on
-  // texts, character by character; and the quatrain form check of its poems.
   api['createLanguageModel'] = function createLanguageModel(options) {
-    return languageModels.createLanguageModel(options);
+    return training('createLanguageModel', options);
   };
-  api['quatrainForm'] = function quatrainForm(texts) {
-    return languageModels.quatrainForm(texts);
+
+  // The memory of this module and of the modules it has loaded, summed:
+  // { heapBytes: the size of their WASM memories, allocatedBytes: the bytes
+  // their mallocs hold now }; and their live Embind handles (for leak checks)
+  const own = checks.memoryOf(Module);
+  const facades = function () {
+    return [own].concat(loaded);
   };
-  // { heapBytes: size of the WASM memory, allocatedBytes: bytes malloc holds now }
   api['memoryStats'] = function memoryStats() {
-    return Module['raw_memory_stats']();
+    const sum = { heapBytes: 0, allocatedBytes: 0 };
+    for (const facade of facades()) {
+      const stats = facade.memoryStats();
+      sum.heapBytes += stats.heapBytes;
+      sum.allocatedBytes += stats.allocatedBytes;
+    }
+    return sum;
   };
-  // live Embind handles (for leak checks)
   api['count_emval_handles'] = function count_emval_handles() {
-    return Module['count_emval_handles']();
+    let count = 0;
+    for (const facade of facades()) count += facade.count_emval_handles();
+    return count;
   };
 
   // The module resolves to the frozen api once it is ready, not to Module.
-  // readyPromiseResolve is the factory's own resolver (src/shell.js of
-  // Emscripten), still unresolved here: the WebAssembly instance is created
-  // asynchronously, after this code has run.
-  const facade = Object.freeze(api);
-  const resolveModule = readyPromiseResolve;
-  readyPromiseResolve = function resolveFacade() {
-    resolveModule(facade);
-  };
-})(Module, attentionChecks, attentionTrainers, attentionLanguageModels);
+  checks.publish(api);
+})(Module, attentionChecks);

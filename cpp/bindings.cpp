@@ -1,9 +1,15 @@
-// The Embind declarations of the module: the result structs that are plain
-// fields (value_object), and the raw functions behind api.js. The conversions
-// live in bindings/convert.cpp, the functions in bindings/raw.cpp,
-// bindings/encoder.cpp, bindings/trainer.cpp and bindings/language_model.cpp;
-// api.js, api-trainer.js and api-language-model.js check every argument
-// before a raw function sees it.
+// The Embind declarations of the three modules, one section each; CMake
+// compiles this file once per module with ATTN_MODULE_ENCODER or
+// ATTN_MODULE_TRAINING defined (neither: the core module):
+//   attention.mjs            the attention family and everything the page shows
+//   attention-encoder.mjs    the pretrained encoder (loaded by att.loadEncoder on first use)
+//   attention-training.mjs   the trainers and the language model (loaded by
+//                            att.createTrainer, createWidthTrainer, createLanguageModel on first use)
+// Each module links only the core code its section reaches. The result structs
+// that are plain fields are value_objects; the raw functions behind api*.js
+// live in bindings/raw.cpp, bindings/encoder.cpp, bindings/trainer.cpp and
+// bindings/language_model.cpp, the conversions in bindings/convert.cpp; the
+// JS layer checks every argument before a raw function sees it.
 #include "bindings/raw.hpp"
 
 #include "attention/cost_model.hpp"
@@ -14,7 +20,55 @@
 using namespace emscripten;
 using namespace attn::js;
 
+// every module answers its memory statistics (the leak tests read them)
+static void declare_memory_stats() {
+    value_object<MemoryStats>("MemoryStats")
+        .field("heapBytes", &MemoryStats::heap_bytes)
+        .field("allocatedBytes", &MemoryStats::allocated_bytes);
+    function("raw_memory_stats", &raw_memory_stats);
+}
+
+#if defined(ATTN_MODULE_ENCODER)
+EMSCRIPTEN_BINDINGS(attention_encoder) {
+    declare_memory_stats();
+    function("raw_encoder_load", &raw_encoder_load);
+    function("raw_encoder_encode", &raw_encoder_encode);
+    function("raw_encoder_embed", &raw_encoder_embed);
+    function("raw_encoder_delete", &raw_encoder_delete);
+}
+#elif defined(ATTN_MODULE_TRAINING)
+EMSCRIPTEN_BINDINGS(attention_training) {
+    declare_memory_stats();
+    function("raw_trainer_create", &raw_trainer_create);
+    function("raw_trainer_step", &raw_trainer_step);
+    function("raw_trainer_evaluate", &raw_trainer_evaluate);
+    function("raw_trainer_probe", &raw_trainer_probe);
+    function("raw_trainer_parameters", &raw_trainer_parameters);
+    function("raw_trainer_gradient_check", &raw_trainer_gradient_check);
+    function("raw_trainer_delete", &raw_trainer_delete);
+    function("raw_width_trainer_create", &raw_width_trainer_create);
+    function("raw_width_trainer_step", &raw_width_trainer_step);
+    function("raw_width_trainer_evaluate", &raw_width_trainer_evaluate);
+    function("raw_width_trainer_samples", &raw_width_trainer_samples);
+    function("raw_width_trainer_pool", &raw_width_trainer_pool);
+    function("raw_width_trainer_losses", &raw_width_trainer_losses);
+    function("raw_width_trainer_delete", &raw_width_trainer_delete);
+    function("raw_lm_create", &raw_lm_create);
+    function("raw_lm_step", &raw_lm_step);
+    function("raw_lm_evaluate", &raw_lm_evaluate);
+    function("raw_lm_next", &raw_lm_next);
+    function("raw_lm_attention", &raw_lm_attention);
+    function("raw_lm_head_scores", &raw_lm_head_scores);
+    function("raw_lm_generate", &raw_lm_generate);
+    function("raw_lm_gradient_check", &raw_lm_gradient_check);
+    function("raw_lm_vocabulary", &raw_lm_vocabulary);
+    function("raw_lm_info", &raw_lm_info);
+    function("raw_lm_parameters", &raw_lm_parameters);
+    function("raw_lm_delete", &raw_lm_delete);
+}
+#else
 EMSCRIPTEN_BINDINGS(attention) {
+    declare_memory_stats();
     value_object<attn::LineFit>("LineFit")
         .field("slope", &attn::LineFit::slope)
         .field("intercept", &attn::LineFit::intercept)
@@ -30,9 +84,6 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("parameters", &attn::LayerCost::parameters)
         .field("doubling", &attn::LayerCost::doubling)
         .field("doublingExponent", &attn::LayerCost::doubling_exponent);
-    value_object<MemoryStats>("MemoryStats")
-        .field("heapBytes", &MemoryStats::heap_bytes)
-        .field("allocatedBytes", &MemoryStats::allocated_bytes);
 
     function("raw_softmax", &raw_softmax);
     function("raw_attention", &raw_attention);
@@ -60,36 +111,6 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_fit_line", &raw_fit_line);
     function("raw_init_xavier", &raw_init_xavier);
     function("raw_init_uniform", &raw_init_uniform);
-    function("raw_encoder_load", &raw_encoder_load);
-    function("raw_encoder_encode", &raw_encoder_encode);
-    function("raw_encoder_embed", &raw_encoder_embed);
-    function("raw_encoder_delete", &raw_encoder_delete);
-    function("raw_memory_stats", &raw_memory_stats);
-    function("raw_trainer_create", &raw_trainer_create);
-    function("raw_trainer_step", &raw_trainer_step);
-    function("raw_trainer_evaluate", &raw_trainer_evaluate);
-    function("raw_trainer_probe", &raw_trainer_probe);
-    function("raw_trainer_parameters", &raw_trainer_parameters);
-    function("raw_trainer_gradient_check", &raw_trainer_gradient_check);
-    function("raw_trainer_delete", &raw_trainer_delete);
-    function("raw_width_trainer_create", &raw_width_trainer_create);
-    function("raw_width_trainer_step", &raw_width_trainer_step);
-    function("raw_width_trainer_evaluate", &raw_width_trainer_evaluate);
-    function("raw_width_trainer_samples", &raw_width_trainer_samples);
-    function("raw_width_trainer_pool", &raw_width_trainer_pool);
-    function("raw_width_trainer_losses", &raw_width_trainer_losses);
-    function("raw_width_trainer_delete", &raw_width_trainer_delete);
-    function("raw_lm_create", &raw_lm_create);
-    function("raw_lm_step", &raw_lm_step);
-    function("raw_lm_evaluate", &raw_lm_evaluate);
-    function("raw_lm_next", &raw_lm_next);
-    function("raw_lm_attention", &raw_lm_attention);
-    function("raw_lm_head_scores", &raw_lm_head_scores);
-    function("raw_lm_generate", &raw_lm_generate);
-    function("raw_lm_gradient_check", &raw_lm_gradient_check);
-    function("raw_lm_vocabulary", &raw_lm_vocabulary);
-    function("raw_lm_info", &raw_lm_info);
-    function("raw_lm_parameters", &raw_lm_parameters);
-    function("raw_lm_delete", &raw_lm_delete);
     function("raw_quatrain_form", &raw_quatrain_form);
 }
+#endif

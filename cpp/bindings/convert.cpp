@@ -1,6 +1,9 @@
 #include "bindings/convert.hpp"
+#include "bindings/raw.hpp"
 
 #include <emscripten/bind.h>
+
+#include <malloc.h>
 
 namespace attn::js {
 
@@ -19,6 +22,13 @@ Vec to_vec(const val& v) {
 }
 
 std::vector<std::uint8_t> to_bytes(const val& v) { return emscripten::convertJSArrayToNumberVector<std::uint8_t>(v); }
+
+std::vector<std::string> to_strings(const val& xs) {
+    const int n = xs["length"].as<int>();
+    std::vector<std::string> out(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) out[size_t(i)] = xs[i].as<std::string>();
+    return out;
+}
 
 std::uint64_t to_seed(const val& v) { return std::uint64_t(v.as<double>()); }
 
@@ -133,6 +143,25 @@ void set_projected(val& out, const ProjectedAttention& r, Score score) {
     out.set("projections", from_projections(r.W));
     set_attention(out, r.attention);
     out.set("params", from_score_params(r.attention.params, score));
+}
+
+val guard_call(val (*body)(void* f), void* f) {
+    try {
+        return body(f);
+    } catch (const std::bad_alloc&) {
+        return val(std::string("out of memory: the inputs are too large for this module"));
+    } catch (const std::exception& e) {
+        return val(std::string(e.what()));
+    }
+}
+
+// a MemoryStats (a value_object): this module's own heap (each module has one)
+val raw_memory_stats() {
+    const struct mallinfo info = mallinfo();
+    MemoryStats out;
+    out.heap_bytes = double(__builtin_wasm_memory_size(0)) * 65536;
+    out.allocated_bytes = double(info.uordblks);
+    return val(out);
 }
 
 }  // namespace attn::js

@@ -12,6 +12,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace attn::js {
@@ -25,6 +26,7 @@ inline bool has(const val& o, const char* key) { return !o[key].isUndefined(); }
 Mat to_mat(const val& m);                  // { rows, cols, data: Float32Array }
 Vec to_vec(const val& v);                  // Float32Array
 std::vector<std::uint8_t> to_bytes(const val& v);
+std::vector<std::string> to_strings(const val& xs);  // an array of strings
 std::uint64_t to_seed(const val& v);       // a safe non-negative integer
 ScoreParams to_score_params(const val& p);
 Projections to_projections(const val& p);
@@ -48,16 +50,13 @@ void set_projected(val& out, const ProjectedAttention& r, Score score);
 
 // Runs f; an exception becomes its message, returned as a JS string (api.js
 // turns it into an Error). Nothing throws across the boundary, so every C++
-// destructor runs and the module keeps working after bad input.
+// destructor runs and the module keeps working after bad input. The catching
+// is one function (guard_call, convert.cpp) for every raw function, not a
+// copy in each.
+val guard_call(val (*body)(void* f), void* f);
 template <class F>
 val guarded(F&& f) {
-    try {
-        return f();
-    } catch (const std::bad_alloc&) {
-        return val(std::string("out of memory: the inputs are too large for this module"));
-    } catch (const std::exception& e) {
-        return val(std::string(e.what()));
-    }
+    return guard_call([](void* g) -> val { return (*static_cast<std::remove_reference_t<F>*>(g))(); }, &f);
 }
 
 }  // namespace attn::js

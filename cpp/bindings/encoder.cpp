@@ -1,9 +1,6 @@
-// The pretrained encoder behind api.js: JS holds a handle, never a pointer.
-// And the memory statistics the leak tests read.
+// The pretrained encoder behind api-encoder.js: JS holds a handle, never a pointer.
 #include "bindings/convert.hpp"
 #include "bindings/raw.hpp"
-
-#include <malloc.h>
 
 #include <map>
 #include <memory>
@@ -68,15 +65,6 @@ val raw_encoder_delete(val o) {
         encoders().erase(o["handle"].as<int>());
         return val(true);
     });
-}
-
-// a MemoryStats (a value_object)
-val raw_memory_stats() {
-    const struct mallinfo info = mallinfo();
-    MemoryStats out;
-    out.heap_bytes = double(__builtin_wasm_memory_size(0)) * 65536;
-    out.allocated_bytes = double(info.uordblks);
-    return val(out);
 }
 
 }  // namespace attn::js

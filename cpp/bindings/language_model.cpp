@@ -33,13 +33,6 @@ LiveModel& live_of(const val& o) {
 }
 LanguageModel& model_of(const val& o) { return *live_of(o).model; }
 
-std::vector<std::string> to_strings(const val& xs) {
-    const int n = xs["length"].as<int>();
-    std::vector<std::string> out(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) out[size_t(i)] = xs[i].as<std::string>();
-    return out;
-}
-
 val numbers(const std::vector<std::vector<double>>& per_layer) {
     val out = val::array();
     for (const auto& row : per_layer) {
@@ -194,17 +187,6 @@ val raw_lm_delete(val o) {
         live_of(o);  // a second delete() is an error too
         models().erase(o["handle"].as<int>());
         return val(true);
-    });
-}
-
-val raw_quatrain_form(val o) {
-    return guarded([&] {
-        const train::FormCheck f = train::quatrain_form(to_strings(o["texts"]));
-        val out = val::object();
-        out.set("passed", f.passed);
-        out.set("total", f.total);
-        out.set("share", f.share);
-        return out;
     });
 }
 

@@ -5,7 +5,6 @@
 #include "bindings/convert.hpp"
 
 #include <emscripten/bind.h>
-#include <emscripten/emscripten.h>
 
 #include <cmath>
 
@@ -255,28 +254,16 @@ val raw_init_uniform(val o) {
     });
 }
 
-}  // namespace attn::js
-
-// The lean path of attention({ ..., intermediates: false }) for the dot score
-// without an explicit mask: api.js copies the inputs into the heap and passes
-// numbers alone, no Embind value (each of those costs a round trip through the
-// handle table), so a call with n = 16 takes microseconds. scale: NaN for the
-// default; valid_length: -1 for none. Returns 0, or 1 when the core rejects the
-// input: api.js then takes raw_attention_output, whose message names the problem.
-extern "C" EMSCRIPTEN_KEEPALIVE int raw_attention_output_lean(const float* q, const float* k, const float* v,
-                                                              float* out, int n_q, int n_k, int n_v, int d_q,
-                                                              int d_k, int d_v, double scale, int causal,
-                                                              int valid_length) {
-    using namespace attn;
-    try {
-        using In = Eigen::Map<const Mat>;
-        AttentionOptions o;
-        if (!std::isnan(scale)) o.scale = Scalar(scale);
-        o.causal = causal != 0;
-        if (valid_length >= 0) o.valid_length = valid_length;
-        Eigen::Map<Mat>(out, n_q, d_v) = attention_output(In(q, n_q, d_q), In(k, n_k, d_k), In(v, n_v, d_v), o);
-        return 0;
-    } catch (...) {
-        return 1;
-    }
+// the five-character quatrain form of each text (lm_text.hpp): { passed, total, share }
+val raw_quatrain_form(val o) {
+    return guarded([&] {
+        const train::FormCheck f = train::quatrain_form(to_strings(o["texts"]));
+        val out = val::object();
+        out.set("passed", f.passed);
+        out.set("total", f.total);
+        out.set("share", f.share);
+        return out;
+    });
 }
+
+}  // namespace attn::js

@@ -1,6 +1,7 @@
 // The raw functions behind api.js: each takes the canonical JS object api.js
 // built and returns a plain JS object of copies, or the message of the
-// exception the core threw as a string. bindings.cpp declares them to Embind.
+// exception the core threw as a string. bindings.cpp declares them to Embind,
+// each in the section of the module that has it.
 #pragma once
 
 #include <emscripten/val.h>
@@ -38,12 +39,15 @@ val raw_histogram(val o);
 val raw_fit_line(val o);
 val raw_init_xavier(val o);
 val raw_init_uniform(val o);
+val raw_quatrain_form(val o);  // { texts }
 
-// the pretrained encoder and the memory (encoder.cpp)
+// the pretrained encoder (encoder.cpp)
 val raw_encoder_load(val o);
 val raw_encoder_encode(val o);
 val raw_encoder_embed(val o);
 val raw_encoder_delete(val o);
+
+// the memory statistics of the module it is linked into (convert.cpp)
 val raw_memory_stats();
 
 // the trainers (trainer.cpp): each takes { handle } and what the call needs
@@ -74,7 +78,6 @@ val raw_lm_vocabulary(val o);
 val raw_lm_info(val o);
 val raw_lm_parameters(val o);
 val raw_lm_delete(val o);
-val raw_quatrain_form(val o);  // { texts }
 
 // what raw_memory_stats returns (a value_object)
 struct MemoryStats {

@@ -22,10 +22,10 @@ after(async () => { await browser?.close(); });
 const corpusFile = (corpus) => JSON.parse(readFileSync(new URL(`../../web/${CORPORA[corpus].file}`, import.meta.url), 'utf8'));
 
 // The core's numbers after `steps` steps, with the options the widget gives it.
-function expected({ corpus = 'names', layers = 2, heads = 4, dModel = 64, seed = 1, temperature = 0.8, topK = 20, sample = 1, prefix = '' } = {}, steps = 0) {
+async function expected({ corpus = 'names', layers = 2, heads = 4, dModel = 64, seed = 1, temperature = 0.8, topK = 20, sample = 1, prefix = '' } = {}, steps = 0) {
   const spec = CORPORA[corpus];
   const data = corpusFile(corpus);
-  const lm = att.createLanguageModel({
+  const lm = await att.createLanguageModel({
     texts: data.train, heldOut: data.heldOut.slice(0, spec.heldOut), layers, heads, dModel, seed, batch: BATCH, ...spec.options,
   });
   try {
@@ -76,7 +76,7 @@ test('names, 100 steps from the link: the core\'s losses, below the unigram base
   const { page, log } = await openPage(browser, 'embed.html?widget=language-model&steps=100&prefix=Mar');
   await ready(page);
   await resting(page, 100);
-  const want = expected({ prefix: 'Mar' }, 100);
+  const want = await expected({ prefix: 'Mar' }, 100);
   await assertLosses(page, want, 'step 100');
   assert.ok(want.heldLoss < 0.8 * want.unigram, `learned beyond letter frequencies: ${want.heldLoss} against ${want.unigram}`);
   assert.deepEqual(await sampleTexts(page), want.samples, 'the names it writes, seeds 1–6');
@@ -127,7 +127,7 @@ test('Train and pause in the Web Worker; the link with those steps shows the sam
   await resting(page);  // the steps already asked of the worker finish first
   const step = Number((await text(page, 'step')).replace(/,/g, ''));
   const options = { seed: 2, layers: 1, heads: 2, dModel: 32 };
-  const want = expected(options, step);
+  const want = await expected(options, step);
   await assertLosses(page, want, `trained to ${step}`);
   assert.deepEqual(await sampleTexts(page), want.samples);
   assert.equal(await page.locator(`${WIDGET} button.lm-head`).count(), 2);
@@ -142,7 +142,7 @@ test('Train and pause in the Web Worker; the link with those steps shows the sam
   // reset: step 0 again
   await button(page, 'reset').click();
   await resting(page, 0);
-  await assertLosses(page, expected(options, 0), 'after reset');
+  await assertLosses(page, await expected(options, 0), 'after reset');
   assertClean(log, browser.origin);
   assertClean(again.log, browser.origin);
   await page.close();
@@ -153,7 +153,7 @@ test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with th
   const { page, log } = await openPage(browser, 'embed.html?widget=language-model&lang=zh&steps=100', { viewport: { width: 375, height: 800 } });
   await ready(page);
   await resting(page, 100, 120000);
-  const want = expected({ corpus: 'poems' }, 100);
+  const want = await expected({ corpus: 'poems' }, 100);
   await assertLosses(page, want, 'poems, step 100');
   const poems = await sampleTexts(page);
   assert.deepEqual(poems, want.samples, 'the poems it writes, seeds 1–6');
@@ -184,7 +184,7 @@ test('exports: the curves as CSV, the parameters as JSON, the maps and curves as
   const lines = (await save('csv')).toString('utf8').trim().split('\r\n');
   assert.equal(lines[0], 'step,batch loss,held-out loss,unigram loss');
   const losses = [];
-  for (let k = 1; k <= 3; k++) losses.push(expected(options, k).loss);
+  for (let k = 1; k <= 3; k++) losses.push((await expected(options, k)).loss);
   assert.equal(lines.length, 1 + 4, 'step 0 and three steps');
   lines.slice(2).forEach((line, k) => assert.ok(Math.abs(Number(line.split(',')[1]) - losses[k]) < 1e-6, `batch loss of step ${k + 1}`));
   const json = JSON.parse((await save('json')).toString('utf8'));
@@ -208,7 +208,7 @@ test('where no worker starts, it trains on the main thread and says so', async (
   await resting(page, 5);
   assert.equal(await field(page, 'status').getAttribute('data-mode'), 'main');
   assert.ok(await page.locator(`${WIDGET} .lm-note`).isVisible(), 'the fallback note');
-  await assertLosses(page, expected({ layers: 1, heads: 2, dModel: 32 }, 5), 'main thread, step 5');
+  await assertLosses(page, await expected({ layers: 1, heads: 2, dModel: 32 }, 5), 'main thread, step 5');
   await page.close();
 });
 

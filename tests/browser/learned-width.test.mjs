@@ -14,8 +14,8 @@ let browser, att;
 before(async () => { [browser, att] = await Promise.all([startBrowser(), createAttention()]); });
 after(async () => { await browser?.close(); });
 
-function expected({ seed = 1, noise = 2, learningRate = 0.01 } = {}, steps = 0) {
-  const trainer = att.createWidthTrainer({ seed, noise, learningRate });
+async function expected({ seed = 1, noise = 2, learningRate = 0.01 } = {}, steps = 0) {
+  const trainer = await att.createWidthTrainer({ seed, noise, learningRate });
   try {
     if (steps > 0) trainer.step(steps);
     const e = trainer.evaluate();
@@ -47,7 +47,7 @@ test('step 0, Train, pause: the core\'s numbers; w grows and the weights sharpen
   await ready(page);
   const start = await shown(page);
   assert.equal(start.step, 0);
-  assertNumbers(start, expected({}, 0), 'step 0');
+  assertNumbers(start, await expected({}, 0), 'step 0');
 
   await page.locator(`${WIDGET} button[data-action="train"]`).click();
   await eventually(async () => (await shown(page)).step >= 60, { timeout: 20000, message: '60 steps' });
@@ -57,10 +57,10 @@ test('step 0, Train, pause: the core\'s numbers; w grows and the weights sharpen
   const steps = Number(new URL(page.url()).searchParams.get('steps'));
   await eventually(async () => (await shown(page)).step === steps, { message: 'the view at the URL\'s step' });
   const trained = await shown(page);
-  const want = expected({}, steps);
+  const want = await expected({}, steps);
   assertNumbers(trained, want, `step ${steps}`);
-  assert.ok(want.width > expected({}, 0).width, 'w grows from its wide start');
-  assert.ok(Math.max(...want.weights) > Math.max(...expected({}, 0).weights), 'the weights sharpen');
+  assert.ok(want.width > (await expected({}, 0)).width, 'w grows from its wide start');
+  assert.ok(Math.max(...want.weights) > Math.max(...(await expected({}, 0)).weights), 'the weights sharpen');
 
   const again = await openPage(browser, `embed.html?widget=learned-width&steps=${steps}`);
   await ready(again.page);
@@ -68,7 +68,7 @@ test('step 0, Train, pause: the core\'s numbers; w grows and the weights sharpen
 
   await page.locator(`${WIDGET} button[data-action="reset"]`).click();
   await eventually(async () => (await shown(page)).step === 0, { message: 'reset' });
-  assertNumbers(await shown(page), expected({}, 0), 'after reset');
+  assertNumbers(await shown(page), await expected({}, 0), 'after reset');
   assertClean(log, browser.origin);
   assertClean(again.log, browser.origin);
   await page.close();
@@ -80,7 +80,7 @@ test('other options from the URL, in Chinese at 375 px', async () => {
   await ready(page);
   const view = await shown(page);
   assert.equal(view.step, 40);
-  assertNumbers(view, expected({ seed: 4, noise: 5, learningRate: 0.02 }, 40), 'seed 4, step 40');
+  assertNumbers(view, await expected({ seed: 4, noise: 5, learningRate: 0.02 }, 40), 'seed 4, step 40');
   assert.match(await page.locator(`${WIDGET} .widget-title`).textContent(), /核宽度/);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'fits 375 px');
   assertClean(log, browser.origin);

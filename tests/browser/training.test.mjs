@@ -20,8 +20,8 @@ before(async () => { [browser, att] = await Promise.all([startBrowser(), createA
 after(async () => { await browser?.close(); });
 
 // The core's numbers after `steps` steps, as the widget asks for them.
-function expected({ task = 'reverse', seed = 1, heads = 1, learningRate = 0.01 } = {}, steps = 0) {
-  const trainer = att.createTrainer({ ...MODEL, task, seed, heads, learningRate });
+async function expected({ task = 'reverse', seed = 1, heads = 1, learningRate = 0.01 } = {}, steps = 0) {
+  const trainer = await att.createTrainer({ ...MODEL, task, seed, heads, learningRate });
   try {
     let loss = NaN;
     for (let k = 0; k < steps; k++) loss = trainer.step(1).loss;
@@ -61,21 +61,21 @@ test('step 0, one step, reset: the core\'s numbers each time, and the steps in t
   const { page, log } = await openPage(browser, 'embed.html?widget=training');
   await ready(page);
   await resting(page, 0);
-  assertNumbers(await shown(page), expected({}, 0), 'step 0');
+  assertNumbers(await shown(page), await expected({}, 0), 'step 0');
   await eventually(async () => (await page.locator(`${WIDGET} [data-field="status"]`).getAttribute('data-mode')) === 'worker', { message: 'the worker' });
   assert.equal(await page.locator(`${WIDGET} .tr-note`).isVisible(), false, 'no fallback note with a worker');
 
   await button(page, 'step').click();
   await resting(page, 1);
-  assertNumbers(await shown(page), expected({}, 1), 'one step');
+  assertNumbers(await shown(page), await expected({}, 1), 'one step');
   await eventually(async () => new URL(page.url()).searchParams.get('steps') === '1', { message: 'steps=1 in the URL' });
   await button(page, 'step').click();
   await resting(page, 2);
-  assertNumbers(await shown(page), expected({}, 2), 'two steps');
+  assertNumbers(await shown(page), await expected({}, 2), 'two steps');
 
   await button(page, 'reset').click();
   await resting(page, 0);
-  assertNumbers(await shown(page), expected({}, 0), 'after reset');
+  assertNumbers(await shown(page), await expected({}, 0), 'after reset');
   await eventually(async () => new URL(page.url()).searchParams.get('steps') === '0', { message: 'steps=0 in the URL' });
   assertClean(log, browser.origin);
   await page.close();
@@ -92,7 +92,7 @@ test('Train moves the numbers; the link with those steps reproduces them', async
   const view = await shown(page);
   assert.ok(view.step >= 20);
   const options = { task: 'shift', seed: 3, heads: 2, learningRate: 0.02 };
-  assertNumbers(view, expected(options, view.step), `trained to ${view.step}`);
+  assertNumbers(view, await expected(options, view.step), `trained to ${view.step}`);
   await eventually(async () => new URL(page.url()).searchParams.get('steps') === String(view.step), { message: 'the steps in the URL' });
   assert.equal(await page.locator(`${WIDGET} .tr-map[data-head]`).count(), 2, 'one map per head');
 
@@ -111,7 +111,7 @@ test('reverse is learned: 99% held-out accuracy and the anti-diagonal map, right
   await ready(page);
   await resting(page, 150);
   const view = await shown(page);
-  const want = expected({}, 150);
+  const want = await expected({}, 150);
   assertNumbers(view, want, 'step 150');
   assert.ok(want.accuracy >= 0.99, `the core learns reverse: ${want.accuracy}`);
   assert.ok(Number(view.accuracy.replace('%', '')) >= 99, `shown ${view.accuracy}`);
@@ -162,14 +162,14 @@ test('where no worker starts, it trains on the main thread in slices and says so
   assert.equal(await page.locator(`${WIDGET} [data-field="status"]`).getAttribute('data-mode'), 'main');
   await button(page, 'step').click();
   await resting(page, 1);
-  assertNumbers(await shown(page), expected({}, 1), 'one step on the main thread');
+  assertNumbers(await shown(page), await expected({}, 1), 'one step on the main thread');
   const t0 = await page.evaluate(() => window.__longTasks.length);
   await button(page, 'train').click();
   await eventually(async () => (await shown(page)).step >= 30, { timeout: 20000, message: '30 steps on the main thread' });
   await button(page, 'train').click();
   await resting(page);
   const view = await shown(page);
-  assertNumbers(view, expected({}, view.step), `main thread, step ${view.step}`);
+  assertNumbers(view, await expected({}, view.step), `main thread, step ${view.step}`);
   const long = await page.evaluate((k) => window.__longTasks.slice(k), t0);
   assert.ok(long.every((d) => d < 100), `slices stay short: ${long}`);
   await page.close();
@@ -183,7 +183,7 @@ test('the script-tag embed from file:// falls back to the main thread and says s
   await eventually(async () => (await page.locator(`${WIDGET} [data-field="step"]`).count()) > 0
     && (await text(page, 'step')) === '3', { timeout: 20000, message: 'step 3 in the script embed' });
   assert.ok(await page.locator(`${WIDGET} .tr-note`).isVisible(), 'the fallback note');
-  assertNumbers(await shown(page), expected({}, 3), 'script embed, step 3');
+  assertNumbers(await shown(page), await expected({}, 3), 'script embed, step 3');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -204,7 +204,7 @@ test('Chinese at 375 px: translated, no horizontal overflow; exports after one s
   const csv = save('csv').then((b) => b.toString('utf8').trim().split('\r\n'));
   const lines = await csv;
   assert.equal(lines[0], 'step,batch loss,held-out loss,held-out accuracy');
-  const want0 = expected({}, 0), want1 = expected({}, 1);
+  const want0 = await expected({}, 0), want1 = await expected({}, 1);
   const row0 = lines[1].split(','), row1 = lines[2].split(',');
   assert.equal(Number(row0[0]), 0);
   assert.ok(Math.abs(Number(row0[2]) - want0.heldLoss) < 1e-6);

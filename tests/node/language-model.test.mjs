@@ -22,8 +22,8 @@ function hexFloat(text) {
   return (m[1] ? -1 : 1) * mantissa * 2 ** (Number(m[4]) - 4 * m[3].length);
 }
 
-function withModel(options, f) {
-  const lm = att.createLanguageModel(options);
+async function withModel(options, f) {
+  const lm = await att.createLanguageModel(options);
   try {
     return f(lm);
   } finally {
@@ -56,8 +56,8 @@ function unigramReference(texts, heldOut) {
   return loss / targets;
 }
 
-test('the contract: every result has its documented shape and type', () => {
-  withModel({ texts: ['abcab', 'bcabc', 'ab,ca.', 'cab'], heldOut: ['abc.'], layers: 2, heads: 2, dModel: 16, context: 8, batch: 4 }, (lm) => {
+test('the contract: every result has its documented shape and type', async () => {
+  await withModel({ texts: ['abcab', 'bcabc', 'ab,ca.', 'cab'], heldOut: ['abc.'], layers: 2, heads: 2, dModel: 16, context: 8, batch: 4 }, (lm) => {
     assert.ok(Object.isFrozen(lm) && Object.isFrozen(lm.options));
     assert.deepEqual(Object.keys(lm).sort(), ['attention', 'delete', 'evaluate', 'generate', 'gradientCheck', 'headScores',
       'info', 'next', 'options', 'parameters', 'step', 'vocabulary']);
@@ -143,22 +143,22 @@ test('the contract: every result has its documented shape and type', () => {
   });
 });
 
-test('bit-identical losses: the native doctest recorded these for the same options', () => {
+test('bit-identical losses: the native doctest recorded these for the same options', async () => {
   const native = ('0x1.0920f20029cacp+1 0x1.eb38f42eece47p+0 0x1.d2dd8dcb4efbdp+0 0x1.d04b274307ed1p+0 0x1.659196946aa9p+0 ' +
     '0x1.8eed7afc9deb5p+0 0x1.50b8feda267f1p+0 0x1.501bf5f53d624p+0 0x1.6f574e407701cp+0 0x1.2d0fd9577a39p+0 ' +
     '0x1.3d7a506865462p+0 0x1.2abd32961bffp+0').split(' ').map(hexFloat);
   const options = { ...small, warmup: 5, clip: 1 };
-  const a = withModel(options, (lm) => Array.from(lm.step(12).losses));
+  const a = await withModel(options, (lm) => Array.from(lm.step(12).losses));
   assert.deepEqual(a, native);
   // in two calls, the same
-  const b = withModel(options, (lm) => [...lm.step(5).losses, ...lm.step(7).losses]);
+  const b = await withModel(options, (lm) => [...lm.step(5).losses, ...lm.step(7).losses]);
   assert.deepEqual(b, native);
-  const other = withModel({ ...options, seed: 2 }, (lm) => Array.from(lm.step(12).losses));
+  const other = await withModel({ ...options, seed: 2 }, (lm) => Array.from(lm.step(12).losses));
   assert.notDeepEqual(other, native);
 });
 
-test('minCount folds rare characters into the unknown token; a prompt without one names the character', () => {
-  withModel({ texts: ['aab', 'abz', 'ba'], heldOut: [], minCount: 2, layers: 1, heads: 1, dModel: 8, context: 6, batch: 2 }, (lm) => {
+test('minCount folds rare characters into the unknown token; a prompt without one names the character', async () => {
+  await withModel({ texts: ['aab', 'abz', 'ba'], heldOut: [], minCount: 2, layers: 1, heads: 1, dModel: 8, context: 6, batch: 2 }, (lm) => {
     assert.deepEqual(lm.vocabulary(), { tokens: ['⏎', '�', 'a', 'b'], unknown: 1, coverage: 7 / 8 });
     // unseen and rare characters read as the unknown token; generation never writes it
     assert.deepEqual(lm.attention('zq').tokens, ['⏎', '�', '�']);
@@ -166,14 +166,14 @@ test('minCount folds rare characters into the unknown token; a prompt without on
     for (let seed = 1; seed <= 20; seed++) assert.ok(!lm.generate({ seed, temperature: 2, topK: 0 }).includes('�'));
     assert.throws(() => lm.evaluate(), /^Error: languageModel\.evaluate: evaluate needs held-out texts: heldOut is empty$/);
   });
-  withModel({ texts: ['aab', 'abz', 'ba'], heldOut: [], layers: 1, heads: 1, dModel: 8, context: 6, batch: 2 }, (lm) => {
+  await withModel({ texts: ['aab', 'abz', 'ba'], heldOut: [], layers: 1, heads: 1, dModel: 8, context: 6, batch: 2 }, (lm) => {
     assert.equal(lm.vocabulary().unknown, 0);
     assert.throws(() => lm.next('aq'),
       /^Error: languageModel\.next: prefix has the character "q" \(U\+0071\) that is not in the vocabulary \(the model has no unknown token\)$/);
     assert.throws(() => lm.generate({ prompt: '白' }), /prompt has the character "白" \(U\+767D\)/);
   });
   // code points, not UTF-16 units: an astral character is one token
-  withModel({ texts: ['a😀b'], heldOut: [], layers: 1, heads: 1, dModel: 4, context: 4, batch: 1 }, (lm) => {
+  await withModel({ texts: ['a😀b'], heldOut: [], layers: 1, heads: 1, dModel: 4, context: 4, batch: 1 }, (lm) => {
     assert.deepEqual(lm.vocabulary().tokens, ['⏎', 'a', 'b', '😀']);
   });
 });
@@ -188,8 +188,8 @@ test('quatrainForm: 24 characters, punctuation exactly at 6, 12, 18, 24', () => 
   assert.throws(() => att.quatrainForm([poem, 3]), /^Error: quatrainForm: texts\[1\] must be a string, got 3$/);
 });
 
-test('bad options and calls throw Errors naming the option in its JS spelling', () => {
-  const create = (o) => () => att.createLanguageModel({ ...small, ...o });
+test('bad options and calls throw Errors naming the option in its JS spelling', async () => {
+  const create = (o) => att.createLanguageModel({ ...small, ...o });
   const cases = [
     [{ dModel: 9 }, /^Error: createLanguageModel: dModel 9 is not divisible by heads 2$/],
     [{ dModel: 512, heads: 1 }, /^Error: createLanguageModel: dModel must be an integer from 1 to 256, got 512$/],
@@ -212,10 +212,10 @@ test('bad options and calls throw Errors naming the option in its JS spelling', 
     [{ dModel: 256, heads: 4, context: 128, batch: 512, layers: 4 },
       /^Error: createLanguageModel: these sizes and texts need \d+ MB of buffers, more than the limit of 256 MB$/],
   ];
-  for (const [o, message] of cases) assert.throws(create(o), message, JSON.stringify(o));
-  assert.throws(() => att.createLanguageModel(), /^Error: createLanguageModel: texts is required$/);
+  for (const [o, message] of cases) await assert.rejects(create(o), message, JSON.stringify(o));
+  await assert.rejects(att.createLanguageModel(), /^Error: createLanguageModel: texts is required$/);
 
-  withModel(small, (lm) => {
+  await withModel(small, (lm) => {
     assert.throws(() => lm.step(0), /^Error: languageModel\.step: steps must be an integer from 1 to 1000000, got 0$/);
     assert.throws(() => lm.step('1'), /^Error: languageModel\.step: steps must be an integer from 1 to 1000000, got the string "1"$/);
     assert.throws(() => lm.next(3), /^Error: languageModel\.next: prefix must be a string, got 3$/);
@@ -232,19 +232,19 @@ test('bad options and calls throw Errors naming the option in its JS spelling', 
     // the model keeps working after every error
     assert.equal(lm.step().step, 1);
   });
-  const lm = att.createLanguageModel(small);
+  const lm = await att.createLanguageModel(small);
   lm.delete();
   assert.throws(() => lm.step(), /^Error: languageModel\.step: this languageModel was deleted$/);
   assert.throws(() => lm.delete(), /^Error: languageModel\.delete: this languageModel was deleted$/);
 });
 
-test('training diverges with a message naming learningRate', () => {
-  withModel({ ...small, learningRate: 1e30, warmup: 0, clip: 0 }, (lm) => {
+test('training diverges with a message naming learningRate', async () => {
+  await withModel({ ...small, learningRate: 1e30, warmup: 0, clip: 0 }, (lm) => {
     assert.throws(() => lm.step(50), /^Error: languageModel\.step: training diverged at step \d+: .* try a smaller learningRate$/);
   });
 });
 
-test('models created and deleted, their calls and failing calls leave the heap and Embind handles where they were', () => {
+test('models created and deleted, their calls and failing calls leave the heap and Embind handles where they were', async () => {
   const measure = () => ({ allocated: att.memoryStats().allocatedBytes, handles: att.count_emval_handles() });
   const cycle = () => withModel(small, (lm) => {
     lm.step(2);
@@ -259,16 +259,16 @@ test('models created and deleted, their calls and failing calls leave the heap a
     assert.throws(() => lm.next('q'));
     assert.throws(() => lm.generate({ topK: -1 }));
   });
-  cycle();  // warm up: first-use allocations
+  await cycle();  // warm up: first-use allocations
   const before = measure();
   for (let i = 0; i < 50; i++) {
-    cycle();
-    assert.throws(() => att.createLanguageModel({ ...small, heads: 3 }));
+    await cycle();
+    await assert.rejects(att.createLanguageModel({ ...small, heads: 3 }));
     att.quatrainForm([poem, 'x']);
   }
   assert.deepEqual(measure(), before);
   // the measure sees a live model (positive control)
-  const lm = att.createLanguageModel(small);
+  const lm = await att.createLanguageModel(small);
   assert.ok(measure().allocated > before.allocated);
   lm.delete();
   assert.deepEqual(measure(), before);
@@ -285,8 +285,8 @@ const absent = (name) => `web/data/${name}.json is absent: build it with node sc
 
 // 100 steps of the default model (context 16: the longest name and its boundaries fit)
 // take about 1.5 s in Node; measured: held-out 2.34 nats against the unigram 3.18
-test('names: after 100 steps the held-out loss is well under the unigram baseline', { skip: !names && absent('names') }, () => {
-  withModel({ texts: names.train, heldOut: names.heldOut, context: 16, learningRate: 0.01, warmup: 20, seed: 1 }, (lm) => {
+test('names: after 100 steps the held-out loss is well under the unigram baseline', { skip: !names && absent('names') }, async () => {
+  await withModel({ texts: names.train, heldOut: names.heldOut, context: 16, learningRate: 0.01, warmup: 20, seed: 1 }, (lm) => {
     const before = lm.evaluate();
     lm.step(50);
     lm.step(50);
@@ -303,9 +303,9 @@ test('names: after 100 steps the held-out loss is well under the unigram baselin
 // 0.97 and 0.93 for seeds 1-3 (100 poems each, temperature 0.8, top 20).
 const poemOptions = { context: 25, minCount: 3, learningRate: 0.01, warmup: 20 };
 test('poems: after 100 steps at least 90% of 100 generated poems have the quatrain form, seeds 1-3',
-  { skip: !quatrains && absent('quatrains') }, () => {
+  { skip: !quatrains && absent('quatrains') }, async () => {
     for (const seed of [1, 2, 3]) {
-      withModel({ texts: quatrains.train, heldOut: quatrains.heldOut, seed, ...poemOptions }, (lm) => {
+      await withModel({ texts: quatrains.train, heldOut: quatrains.heldOut, seed, ...poemOptions }, (lm) => {
         for (let s = 0; s < 100; s += 10) lm.step(10);
         const poems = [];
         for (let i = 1; i <= 100; i++) poems.push(lm.generate({ maxTokens: 24, temperature: 0.8, topK: 20, seed: i }));
@@ -316,7 +316,7 @@ test('poems: after 100 steps at least 90% of 100 generated poems have the quatra
         assert.ok(e.loss < e.unigramLoss, `held-out ${e.loss} vs unigram ${e.unigramLoss}`);
       });
     }
-    withModel({ texts: quatrains.train, heldOut: [], seed: 1, ...poemOptions }, (lm) => {
+    await withModel({ texts: quatrains.train, heldOut: [], seed: 1, ...poemOptions }, (lm) => {
       const poems = [];
       for (let i = 1; i <= 20; i++) poems.push(lm.generate({ seed: i }));
       assert.ok(att.quatrainForm(poems).share < 0.1);

@@ -15,7 +15,8 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-const BUILT = ['web/wasm/attention.mjs', 'web/wasm/attention.js', 'web/embed.js'];  // and web/model/, by the same build
+const BUILT = ['web/wasm/attention.mjs', 'web/wasm/attention.js', 'web/wasm/attention-encoder.mjs', 'web/wasm/attention-encoder.js',
+  'web/wasm/attention-training.mjs', 'web/wasm/attention-training.js', 'web/embed.js'];  // and web/model/, by the same build
 
 // npm and node run without the settings of an enclosing `npm test` (npm_config_*)
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
@@ -69,11 +70,12 @@ function assertGolden(g) {
   assert.deepEqual(g.softmax, [0, 1]);
 }
 
-test('the tarball holds the module, its types (the encoder, the trainers and the language model in their own .d.mts), the classic script, embed.js, the model converter, README and LICENSE: nothing else', () => {
+test('the tarball holds the module and the two it loads on first use, its types (the encoder, the trainers and the language model in their own .d.mts), the classic scripts, embed.js, the model converter, README and LICENSE: nothing else', () => {
   const files = pack.files.map((f) => f.path).sort();
   assert.deepEqual(files, ['LICENSE', 'README.md', 'package.json', 'scripts/model.mjs', 'scripts/quantize.mjs', 'web/embed.js',
-    'web/wasm/attention.d.mts', 'web/wasm/attention.js', 'web/wasm/attention.mjs', 'web/wasm/encoder.d.mts',
-    'web/wasm/language-model.d.mts', 'web/wasm/trainer.d.mts']);
+    'web/wasm/attention-encoder.js', 'web/wasm/attention-encoder.mjs', 'web/wasm/attention-training.js',
+    'web/wasm/attention-training.mjs', 'web/wasm/attention.d.mts', 'web/wasm/attention.js', 'web/wasm/attention.mjs',
+    'web/wasm/encoder.d.mts', 'web/wasm/language-model.d.mts', 'web/wasm/trainer.d.mts']);
   assert.equal(pack.name, 'attention-wasm');
   // no model file (8 MB): the converter writes it (see the README)
   assert.ok(pack.size < 2 * 2 ** 20, `tarball of ${pack.size} bytes`);
@@ -95,7 +97,9 @@ test('a bundler (esbuild, for the browser) resolves the import by name, and its 
   const result = await build({ entryPoints: ['entry.mjs'], absWorkingDir: app, bundle: true, platform: 'browser',
     format: 'esm', target: 'es2022', outfile: 'bundle.mjs', metafile: true, logLevel: 'silent' });
   const inputs = Object.keys(result.metafile.inputs);
-  assert.deepEqual(inputs.sort(), ['entry.mjs', 'node_modules/attention-wasm/web/wasm/attention.mjs']);
+  // the two modules attention.mjs imports on first use come along (a bundle without code splitting inlines them)
+  assert.deepEqual(inputs.sort(), ['entry.mjs', 'node_modules/attention-wasm/web/wasm/attention-encoder.mjs',
+    'node_modules/attention-wasm/web/wasm/attention-training.mjs', 'node_modules/attention-wasm/web/wasm/attention.mjs']);
   const r = spawnSync(process.execPath, ['bundle.mjs'], { cwd: app, env, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assertGolden(JSON.parse(r.stdout));
@@ -147,7 +151,7 @@ const att = await createAttention();
 const r = att.attention({ query: [[1, 0]], key: [[1, 0], [0, 1]], value: [[1], [2]], causal: true });
 const weights: Float32Array = r.weights.data;
 const estimate: number = att.kernelRegression({ keys: [160, 165], values: [55, 60], weights: [0.5, 0.5] }).estimate;
-const trainer = att.createTrainer({ task: 'shift', length: 4 });  // types from trainer.d.mts, inside the package
+const trainer = await att.createTrainer({ task: 'shift', length: 4 });  // types from trainer.d.mts, inside the package
 const accuracy: number = trainer.evaluate().accuracy + trainer.step(2).losses[1];
 export { weights, estimate, accuracy };
 `;

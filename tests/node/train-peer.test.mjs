@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { coreBatches, coreRng, STREAM_PROBE } from '../../bench/train-peer.mjs';
 import { att } from './module.mjs';
 
-test('the copy draws the core\'s probe example for every task, seed and size', () => {
+test('the copy draws the core\'s probe example for every task, seed and size', async () => {
   for (const task of ['reverse', 'shift'])
     for (const [seed, length, vocab] of [[1, 8, 10], [2, 8, 10], [5, 8, 10], [7, 13, 3], [2 ** 40 + 3, 5, 4096], [0, 2, 2]]) {
-      const t = att.createTrainer({ task, seed, length, vocab, dModel: 4 });
+      const t = await att.createTrainer({ task, seed, length, vocab, dModel: 4 });
       const probe = t.probe();
       t.delete();
       const drawn = coreBatches({ task, seed, length, vocab, batch: 1 }, STREAM_PROBE)();

@@ -28,8 +28,8 @@ function stepsTo99(t, limit) {
   return -1;
 }
 
-function withTrainer(options, f) {
-  const t = att.createTrainer(options);
+async function withTrainer(options, f) {
+  const t = await att.createTrainer(options);
   try {
     return f(t);
   } finally {
@@ -37,8 +37,8 @@ function withTrainer(options, f) {
   }
 }
 
-test('the contract: every result has its documented shape and type', () => {
-  withTrainer({ task: 'reverse', seed: 1, length: 8, vocab: 10, dModel: 32, heads: 1, batch: 32, learningRate: 0.01 }, (t) => {
+test('the contract: every result has its documented shape and type', async () => {
+  await withTrainer({ task: 'reverse', seed: 1, length: 8, vocab: 10, dModel: 32, heads: 1, batch: 32, learningRate: 0.01 }, (t) => {
     assert.ok(Object.isFrozen(t) && Object.isFrozen(t.options));
     assert.deepEqual(Object.keys(t).sort(), ['delete', 'evaluate', 'gradientCheck', 'options', 'parameters', 'probe', 'step']);
     assert.deepEqual({ ...t.options }, {
@@ -93,10 +93,10 @@ test('the contract: every result has its documented shape and type', () => {
   });
 });
 
-test('reverse reaches 99% held-out accuracy for seeds 1-5 within 150 steps; the probe map is the anti-diagonal', () => {
+test('reverse reaches 99% held-out accuracy for seeds 1-5 within 150 steps; the probe map is the anti-diagonal', async () => {
   // measured: 50-60 steps for seeds 1-5 (the native doctest records the same)
   for (let seed = 1; seed <= 5; seed++) {
-    withTrainer({ task: 'reverse', seed }, (t) => {
+    await withTrainer({ task: 'reverse', seed }, (t) => {
       const before = t.evaluate().accuracy;
       const steps = stepsTo99(t, 150);
       assert.ok(steps > 0, `seed ${seed}: 99% not reached in 150 steps`);
@@ -110,9 +110,9 @@ test('reverse reaches 99% held-out accuracy for seeds 1-5 within 150 steps; the 
   }
 });
 
-test('shift reaches 99% and its map is the cyclic sub-diagonal (row 0 on the last column)', () => {
+test('shift reaches 99% and its map is the cyclic sub-diagonal (row 0 on the last column)', async () => {
   for (const seed of [1, 2]) {
-    withTrainer({ task: 'shift', seed }, (t) => {
+    await withTrainer({ task: 'shift', seed }, (t) => {
       const steps = stepsTo99(t, 150);
       assert.ok(steps > 0, `seed ${seed}: 99% not reached in 150 steps`);
       t.step(150 - steps);
@@ -124,8 +124,8 @@ test('shift reaches 99% and its map is the cyclic sub-diagonal (row 0 on the las
   }
 });
 
-test('several heads: one map per head, each row summing to 1', () => {
-  withTrainer({ heads: 4, dModel: 16, length: 6, residual: true, causal: true, batch: 8 }, (t) => {
+test('several heads: one map per head, each row summing to 1', async () => {
+  await withTrainer({ heads: 4, dModel: 16, length: 6, residual: true, causal: true, batch: 8 }, (t) => {
     t.step(5);
     const p = t.probe();
     assert.equal(p.weights.length, 4);
@@ -138,10 +138,10 @@ test('several heads: one map per head, each row summing to 1', () => {
   });
 });
 
-test('the same seed gives bit-identical losses, the ones the native doctest recorded', () => {
+test('the same seed gives bit-identical losses, the ones the native doctest recorded', async () => {
   // tests/cpp/test_trainer.cpp, "golden losses of the default model": steps 1, 10, 50
   const golden = ['0x1.4f55c399606e2p+1', '0x1.15f0876cd6d7p+1', '0x1.023c76586f3a3p-3'].map(hexFloat);
-  const a = att.createTrainer(), b = att.createTrainer({ seed: 1 });
+  const a = await att.createTrainer(), b = await att.createTrainer({ seed: 1 });
   try {
     const first = a.step(1).loss, tenth = a.step(9).loss, fiftieth = a.step(40).loss;
     assert.deepEqual([first, tenth, fiftieth], golden);
@@ -158,8 +158,8 @@ test('the same seed gives bit-identical losses, the ones the native doctest reco
   }
 });
 
-test('different seeds give different parameters, batches and losses', () => {
-  const a = att.createTrainer({ seed: 1 }), b = att.createTrainer({ seed: 2 });
+test('different seeds give different parameters, batches and losses', async () => {
+  const a = await att.createTrainer({ seed: 1 }), b = await att.createTrainer({ seed: 2 });
   try {
     assert.notDeepEqual(a.parameters().Wq.data, b.parameters().Wq.data);
     assert.notDeepEqual(a.probe().input, b.probe().input);
@@ -171,8 +171,8 @@ test('different seeds give different parameters, batches and losses', () => {
   }
 });
 
-test('evaluate() and probe() are deterministic and change nothing', () => {
-  const a = att.createTrainer({ task: 'shift', seed: 3 }), b = att.createTrainer({ task: 'shift', seed: 3 });
+test('evaluate() and probe() are deterministic and change nothing', async () => {
+  const a = await att.createTrainer({ task: 'shift', seed: 3 }), b = await att.createTrainer({ task: 'shift', seed: 3 });
   try {
     a.step(7);
     b.step(7);
@@ -188,8 +188,8 @@ test('evaluate() and probe() are deterministic and change nothing', () => {
   }
 });
 
-test('gradientCheck: backpropagation agrees with finite differences in double to 1e-6', () => {
-  withTrainer({ dModel: 8, heads: 2, length: 5, vocab: 6, batch: 4, residual: true, causal: true, seed: 4 }, (t) => {
+test('gradientCheck: backpropagation agrees with finite differences in double to 1e-6', async () => {
+  await withTrainer({ dModel: 8, heads: 2, length: 5, vocab: 6, batch: 4, residual: true, causal: true, seed: 4 }, (t) => {
     t.step(3);
     const g = t.gradientCheck();
     assert.deepEqual(Object.keys(g).sort(), ['checked', 'maxRelativeError', 'worst']);
@@ -198,7 +198,7 @@ test('gradientCheck: backpropagation agrees with finite differences in double to
     assert.match(g.worst, /^(embedding|Wq|Wk|Wv|Wo)\(\d+, \d+\)$/);
   });
   // the default model (3712 parameters): a few seconds
-  withTrainer({}, (t) => {
+  await withTrainer({}, (t) => {
     t.step(10);
     const g = t.gradientCheck();
     assert.equal(g.checked, 3712);

@@ -9,8 +9,8 @@ import { createEngine, createLoop, MODEL } from '../../web/training/engine.js';
 
 const att = await createAttention();
 
-function direct(options, steps) {
-  const trainer = att.createTrainer({ ...MODEL, ...options });
+async function direct(options, steps) {
+  const trainer = await att.createTrainer({ ...MODEL, ...options });
   try {
     const r = trainer.step(steps);
     return { losses: Array.from(r.losses), evaluation: trainer.evaluate(), probe: trainer.probe() };
@@ -36,12 +36,12 @@ function run(options, act, until, sliceMs = 4) {
   });
 }
 
-test('a snapshot after n steps one by one holds the core\'s numbers for n steps at once', () => {
+test('a snapshot after n steps one by one holds the core\'s numbers for n steps at once', async () => {
   const engine = createEngine(att);
-  engine.reset({ task: 'shift', seed: 2, heads: 2 });
+  await engine.reset({ task: 'shift', seed: 2, heads: 2 });
   for (let k = 0; k < 12; k++) engine.step();
   const s = engine.snapshot();
-  const want = direct({ task: 'shift', seed: 2, heads: 2 }, 12);
+  const want = await direct({ task: 'shift', seed: 2, heads: 2 }, 12);
   assert.equal(s.step, 12);
   assert.deepEqual(Array.from(s.losses), want.losses);
   assert.deepEqual(s.evaluation, { loss: want.evaluation.loss, accuracy: want.evaluation.accuracy });
@@ -74,7 +74,7 @@ test('the loop runs in slices of about sliceMs, and they add up to exactly the s
   assert.ok(snapshots.length > 2, `${snapshots.length} snapshots: more than one slice`);
   assert.ok(snapshots.slice(0, -1).every((m) => m.done === (m.snapshot.step === 0)), 'only the reset and the last are done');
   const last = snapshots.at(-1).snapshot;
-  assert.deepEqual(Array.from(last.losses), direct({ seed: 1 }, 40).losses);
+  assert.deepEqual(Array.from(last.losses), (await direct({ seed: 1 }, 40)).losses);
   // the held-out set was evaluated at each slice's step, in order
   const steps = last.evaluations.map((e) => e.step);
   assert.deepEqual(steps, [...steps].sort((a, b) => a - b));

@@ -16,11 +16,11 @@ function bestWidth(w) {
   return { width: widths[best], loss: losses[best] };
 }
 
-test('the contract: shapes and types of every result', () => {
-  const w = att.createWidthTrainer({ seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 });
+test('the contract: shapes and types of every result', async () => {
+  const w = await att.createWidthTrainer({ seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 });
   try {
     assert.deepEqual(Object.keys(w).sort(), ['curve', 'delete', 'evaluate', 'lossCurve', 'options', 'samples', 'step', 'weights']);
-    assert.deepEqual({ ...att.createWidthTrainer().options }, { seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 });
+    assert.deepEqual({ ...(await att.createWidthTrainer()).options }, { seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 });
     const { heights, weights } = w.samples();
     assert.ok(heights instanceof Float64Array && heights.length === 50);
     assert.ok(weights instanceof Float64Array && weights.length === 50);
@@ -55,8 +55,8 @@ test('the contract: shapes and types of every result', () => {
   }
 });
 
-test('training lowers the loss and brings w to the width that minimises it', () => {
-  const w = att.createWidthTrainer();
+test('training lowers the loss and brings w to the width that minimises it', async () => {
+  const w = await att.createWidthTrainer();
   try {
     const best = bestWidth(w);
     const start = w.evaluate();
@@ -73,7 +73,7 @@ test('training lowers the loss and brings w to the width that minimises it', () 
   // L(w) is flat near its minimum and Adam's steps shrink with the gradient: at
   // the default learning rate 0.01, w is still half way after 1000 steps
   // (0.36 of 0.63, measured); at 0.1 it settles within 500
-  const fast = att.createWidthTrainer({ learningRate: 0.1 });
+  const fast = await att.createWidthTrainer({ learningRate: 0.1 });
   try {
     const best = bestWidth(fast);
     fast.step(500);
@@ -85,8 +85,8 @@ test('training lowers the loss and brings w to the width that minimises it', () 
   }
 });
 
-test("the article's example sharpens as w is learned; 170 cm is the nearest key to 172", () => {
-  const w = att.createWidthTrainer();
+test("the article's example sharpens as w is learned; 170 cm is the nearest key to 172", async () => {
+  const w = await att.createWidthTrainer();
   try {
     const article = { keys: [160, 165, 170, 175], values: [55, 60, 65, 70], queries: [172] };
     const before = w.weights(article);
@@ -103,8 +103,8 @@ test("the article's example sharpens as w is learned; 170 cm is the nearest key 
   }
 });
 
-test('the same seed gives the same samples and steps; another seed others', () => {
-  const a = att.createWidthTrainer({ seed: 7 }), b = att.createWidthTrainer({ seed: 7 }), c = att.createWidthTrainer({ seed: 8 });
+test('the same seed gives the same samples and steps; another seed others', async () => {
+  const a = await att.createWidthTrainer({ seed: 7 }), b = await att.createWidthTrainer({ seed: 7 }), c = await att.createWidthTrainer({ seed: 8 });
   try {
     assert.deepEqual(a.samples(), b.samples());
     assert.notDeepEqual(a.samples().heights, c.samples().heights);

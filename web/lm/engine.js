@@ -95,11 +95,12 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
       spec = Object.hasOwn(CORPORA, options.corpus) ? CORPORA[options.corpus] : null;
       if (!spec) throw new Error(`unknown corpus ${JSON.stringify(options.corpus)}`);
       corpus = await loadCorpus(options.url);
-      dispose();  // a reset that overtook this one may have made a model meanwhile
-      lm = att.createLanguageModel({
+      const made = await att.createLanguageModel({
         texts: corpus.train, heldOut: corpus.heldOut.slice(0, spec.heldOut),
         layers: options.layers, heads: options.heads, dModel: options.dModel, seed: options.seed, batch: BATCH, ...spec.options,
       });
+      dispose();  // a reset that overtook this one may have made a model meanwhile
+      lm = made;
       example = corpus.heldOut[0];
       losses = [];
       evaluations = [];

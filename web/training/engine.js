@@ -4,7 +4,7 @@
 // core (att.createTrainer); this file only keeps them in order.
 //
 //   engine = createEngine(att)
-//   engine.reset(options)   a new trainer at step 0 (options as createTrainer takes them)
+//   engine.reset(options)   -> Promise: a new trainer at step 0 (options as createTrainer takes them)
 //   engine.step()           one Adam step; its batch loss joins the history
 //   engine.snapshot()       -> { step, losses, evaluations, evaluation, probe, product, parameters }
 //   engine.dispose()
@@ -30,9 +30,10 @@ export function createEngine(att) {
   }
 
   return {
-    reset(options) {
-      dispose();
-      trainer = att.createTrainer({ ...MODEL, ...options });
+    async reset(options) {
+      const made = await att.createTrainer({ ...MODEL, ...options });
+      dispose();  // a reset that overtook this one may have made a trainer meanwhile
+      trainer = made;
       losses = [];
       evaluations = [];
       step = 0;
@@ -77,6 +78,8 @@ export function createEngine(att) {
 export function createLoop(engine, { sliceMs, post, now = () => performance.now() }) {
   let remaining = 0;
   let timer = 0;
+  let ready = false;      // a trainer is there to step
+  let generation = 0;     // resets started: an older one's end is ignored
 
   function fail(error) {
     remaining = 0;
@@ -106,22 +109,24 @@ export function createLoop(engine, { sliceMs, post, now = () => performance.now(
   return {
     reset(options) {
       cancel();
-      try {
-        engine.reset(options);
+      ready = false;
+      const mine = ++generation;
+      engine.reset(options).then(() => {
+        if (mine !== generation) return;
+        ready = true;
         post({ type: 'snapshot', snapshot: engine.snapshot(), done: true });
-      } catch (error) {
-        fail(error);
-      }
+        if (remaining > 0 && !timer) timer = setTimeout(tick, 0);
+      }, (error) => { if (mine === generation) fail(error); });
     },
     advance(n) {
       remaining += n;
-      if (!timer) timer = setTimeout(tick, 0);
+      if (ready && !timer) timer = setTimeout(tick, 0);
     },
     // stops; the snapshot of where it stopped follows
     cancel() {
       const was = remaining > 0;
       cancel();
-      if (was) {
+      if (was && ready) {
         try { post({ type: 'snapshot', snapshot: engine.snapshot(), done: true }); } catch (error) { fail(error); }
       }
     },
@@ -131,6 +136,6 @@ export function createLoop(engine, { sliceMs, post, now = () => performance.now(
       else if (message.type === 'advance') this.advance(message.n);
       else if (message.type === 'cancel') this.cancel();
     },
-    dispose() { cancel(); engine.dispose(); },
+    dispose() { cancel(); generation++; engine.dispose(); },
   };
 }

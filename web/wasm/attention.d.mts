@@ -395,21 +395,31 @@ export interface AttentionModule {
   initUniform(rows: number, cols: number, seed: number, limit: number, stream?: number): Matrix;
   /**
    * The pretrained sentence encoder (Universal Sentence Encoder Lite: 2 layers,
-   * 4 heads) from a model file such as web/model/encoder.int8.bin. Rejects a
-   * file that is truncated, corrupt or of another format with an Error.
+   * 4 heads) from a model file such as web/model/encoder.q.bin. Rejects a
+   * file that is truncated, corrupt or of another format with an Error. The
+   * encoder's code is a second module (attention-encoder.mjs, beside this
+   * one), imported on the first call.
    */
   loadEncoder(bytes: Uint8Array | ArrayBuffer): Promise<Encoder>;
-  /** An attention model to train live on a sequence task (reverse, shift); see Trainer. */
-  createTrainer(options?: TrainerOptions): Trainer;
+  /**
+   * An attention model to train live on a sequence task (reverse, shift, lookup); see Trainer.
+   * The trainers' code is a third module (attention-training.mjs, beside this one), imported
+   * on the first call of createTrainer, createWidthTrainer or createLanguageModel; bad
+   * options reject with an Error. The object's own methods answer at once.
+   */
+  createTrainer(options?: TrainerOptions): Promise<Trainer>;
   /** The height -> weight Nadaraya-Watson model learning its kernel width; see WidthTrainer. */
-  createWidthTrainer(options?: WidthTrainerOptions): WidthTrainer;
+  createWidthTrainer(options?: WidthTrainerOptions): Promise<WidthTrainer>;
   /** A small character-level transformer trained on texts, which then writes; see LanguageModel. */
-  createLanguageModel(options: LanguageModelOptions): LanguageModel;
+  createLanguageModel(options: LanguageModelOptions): Promise<LanguageModel>;
   /** The five-character quatrain form of each text: 24 characters, punctuation exactly at 6, 12, 18, 24. */
   quatrainForm(texts: readonly string[]): QuatrainForm;
-  /** The WASM memory's size and the bytes malloc holds (for leak checks). */
+  /**
+   * The WASM memory's size and the bytes malloc holds (for leak checks), summed over this
+   * module and the modules it has loaded (the encoder's, the trainers').
+   */
   memoryStats(): MemoryStats;
-  /** live Embind handles (for leak checks) */
+  /** live Embind handles, summed likewise (for leak checks) */
   count_emval_handles(): number;
 }
 

@@ -32,11 +32,11 @@ const WIDTHS = Array.from({ length: 81 }, (_, i) => 0.01 * 10 ** (i / 40));  // 
 // One trainer per options, stepped forward (the engine is deterministic: n steps
 // one by one equal n steps at once), with the history of its losses and widths.
 let cache = null;
-function trainerAt(att, state, steps) {
+async function trainerAt(att, state, steps) {
   const key = JSON.stringify([state.seed, state.noise, state.lr]);
   if (!cache || cache.key !== key || cache.step > steps) {
-    cache?.trainer.delete();
-    const trainer = att.createWidthTrainer({ seed: state.seed, noise: state.noise, learningRate: state.lr });
+    const trainer = await att.createWidthTrainer({ seed: state.seed, noise: state.noise, learningRate: state.lr });
+    cache?.trainer.delete();  // (a compute that overtook this one may have made one meanwhile)
     const start = trainer.evaluate();
     cache = { key, trainer, step: 0, losses: [], widths: [start.width], initialCurve: Array.from(trainer.curve(QUERIES)) };
   }
@@ -49,8 +49,8 @@ function trainerAt(att, state, steps) {
   return cache;
 }
 
-function dataAt(att, state, steps) {
-  const c = trainerAt(att, state, steps);
+async function dataAt(att, state, steps) {
+  const c = await trainerAt(att, state, steps);
   const t = c.trainer;
   const e = t.evaluate();
   const samples = t.samples();
@@ -104,7 +104,9 @@ export function build(body, ctx) {
     if (!view.playing || !body.isConnected) return;
     const att = await ctx.module();
     const steps = Math.min(MAX_STEPS, view.data.step + STEPS_PER_FRAME);
-    render(view, dataAt(att, ctx.state, steps), ctx.state, ctx);
+    const data = await dataAt(att, ctx.state, steps);
+    if (!view.playing) return;
+    render(view, data, ctx.state, ctx);
     if (steps >= MAX_STEPS) stop();
     else view.frame = requestAnimationFrame(frame);
   };

@@ -33,12 +33,12 @@ const trainerOptions = (state) => ({ task: state.task, seed: state.seed, heads: 
 
 // the options, and everything at step 0 from the core in this thread: the first
 // picture and "the map at step 0", before the runner answers
-export function compute(att, state) {
+export async function compute(att, state) {
   const options = trainerOptions(state);
   const engine = createEngine(att);
   let initial;
   try {
-    engine.reset(options);
+    await engine.reset(options);
     initial = engine.snapshot();
   } finally {
     engine.dispose();
