@@ -4,7 +4,7 @@
 #   1. on its kept crash inputs, tests/fuzz/regressions/<target>/ (each must pass now);
 #   2. fuzzing from its seed corpus, tests/fuzz/corpus/<target>/, for SECONDS.
 #   fuzz.sh [seconds]     default 10 (what npm test runs); npm run fuzz: 300
-# Prints one line per target ("fuzz: <target> ok, N executions" or where the
+# Runs as many targets at once as there are cores. Prints one line per target ("fuzz: <target> ok, N executions" or where the
 # crash input was written, under build-fuzz/crashes/) and fails if any target crashed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,27 +13,46 @@ tree_lock fuzz
 seconds=${1:-10}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-failed=0
 mkdir -p build-fuzz/crashes
-for binary in build-fuzz/fuzz_*; do
-  target=${binary#build-fuzz/fuzz_}
-  log=build-fuzz/$target.log
-  regressions=(tests/fuzz/regressions/"$target"/*)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# one target: its kept crash inputs, then SECONDS of fuzzing; its report line(s)
+# in build-fuzz/<target>.result, its status in build-fuzz/<target>.status
+run_target() {  # binary
+  local binary=$1 target=${1#build-fuzz/fuzz_}
+  local log=build-fuzz/$target.log result=build-fuzz/$target.result
+  local regressions=(tests/fuzz/regressions/"$target"/*)
   if [ -e "${regressions[0]}" ] && ! "$binary" "${regressions[@]}" >"$log" 2>&1; then
-    echo "fuzz: $target FAILED on a kept crash input:"
-    grep -E 'ERROR|SUMMARY|Running:|#[0-9]+ 0x.* in (attn|LLVMFuzzer)' "$log" | head -12
-    failed=1
-    continue
+    { echo "fuzz: $target FAILED on a kept crash input:"
+      grep -E 'ERROR|SUMMARY|Running:|#[0-9]+ 0x.* in (attn|LLVMFuzzer)' "$log" | head -12; } >"$result"
+    echo 1 >"build-fuzz/$target.status"
+    return
   fi
-  work=build-fuzz/corpus/$target  # what this run adds; the seeds in the repo stay as they are
+  local work=build-fuzz/corpus/$target  # what this run adds; the seeds in the repo stay as they are
   mkdir -p "$work"
   if "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="build-fuzz/crashes/$target-" "$work" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
-    echo "fuzz: $target ok, $(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}') executions in ${seconds} s"
+    echo "fuzz: $target ok, $(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}') executions in ${seconds} s" >"$result"
+    echo 0 >"build-fuzz/$target.status"
   else
-    echo "fuzz: $target FAILED:"
-    grep -E 'ERROR|SUMMARY|Test unit written|#[0-9]+ 0x.* in (attn|LLVMFuzzer)' "$log" | head -12
-    failed=1
+    { echo "fuzz: $target FAILED:"
+      grep -E 'ERROR|SUMMARY|Test unit written|#[0-9]+ 0x.* in (attn|LLVMFuzzer)' "$log" | head -12; } >"$result"
+    echo 1 >"build-fuzz/$target.status"
   fi
+}
+
+# as many targets at once as there are cores (each fuzzer is one process on one core)
+binaries=(build-fuzz/fuzz_*)
+for binary in "${binaries[@]}"; do
+  rm -f "build-fuzz/${binary#build-fuzz/fuzz_}.status"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  run_target "$binary" &
+done
+wait
+failed=0
+for binary in "${binaries[@]}"; do
+  target=${binary#build-fuzz/fuzz_}
+  cat "build-fuzz/$target.result" 2>/dev/null || echo "fuzz: $target FAILED: no result"
+  [ "$(cat "build-fuzz/$target.status" 2>/dev/null)" = 0 ] || failed=1
 done
 [ "$failed" -eq 0 ]

@@ -16,6 +16,7 @@ logs=$(mktemp -d)
 total_pass=0
 total_fail=0
 summary=()
+suite_start=$SECONDS
 
 record() {  # name passed failed status
   # a suite that died before writing its counts gives empty ones: 0, then status decides
@@ -27,12 +28,13 @@ record() {  # name passed failed status
   fi
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + fail))
-  summary+=("$(printf '  %-34s %5d passed, %d failed' "$name" "$pass" "$fail")")
+  summary+=("$(printf '  %-34s %5d passed, %d failed  (%d s)' "$name" "$pass" "$fail" $((SECONDS - suite_start)))")
 }
 
 ctest_suite() {  # name build-dir: the C++ tests CMakeLists.txt declares there (add_test)
   local name=$1 dir=$2 log="$logs/$1.log"
   echo "== $name"
+  suite_start=$SECONDS
   # -V: the doctest binaries' own output, each line prefixed "<test number>: "
   ctest --test-dir "$dir" --no-tests=error -V 2>&1 | tee "$log" |
     grep -E '\[doctest\] (test cases|assertions)|ERROR|FATAL|Sanitizer|runtime error|tests passed|tests failed|No tests'
@@ -48,6 +50,7 @@ nodetest() {  # name dir [options]
   local name=$1 dir=$2 tap="$logs/$1.tap"
   shift 2
   echo "== $name"
+  suite_start=$SECONDS
   node --test "$@" --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$dir"
   local status=$?
@@ -62,19 +65,24 @@ ctest_suite "doctest WASM (Node)" build-wasm
 fuzz() {  # name seconds: one test per libFuzzer target
   local name=$1 log="$logs/fuzz.log"
   echo "== $name"
+  suite_start=$SECONDS
   bash scripts/fuzz.sh "$2" 2>&1 | tee "$log"
   local status=${PIPESTATUS[0]}
   record "$name" "$(grep -c ' ok, ' "$log")" "$(grep -c ' FAILED' "$log")" "$status"
 }
 
 fuzz "libFuzzer (10 s per target)" 10
-nodetest "Node API" tests/node/
-nodetest "browser (headless Chromium)" tests/browser/ --test-concurrency=1
-nodetest "Firefox smoke" tests/firefox/ --test-concurrency=1
+# two test files at a time: the browser files wait on pages more than they
+# compute (the whole Chromium suite: 14 min one at a time, 6 min two at a
+# time, with every timing test reading thread time, not wall time)
+nodetest "Node API" tests/node/ --test-concurrency=2
+nodetest "browser (headless Chromium)" tests/browser/ --test-concurrency=2
+nodetest "Firefox smoke" tests/firefox/ --test-concurrency=2
 
 rm -rf "$logs"
 echo
 echo "== summary"
 printf '%s\n' "${summary[@]}"
+echo "the suites took $SECONDS s"
 echo "total: $total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
