@@ -114,6 +114,8 @@ EncoderResult encode(const Encoder& e, std::string_view text, bool maps) {
         const Mat residual = L.residual.in ? dense(x, L.residual) : x;                         // (T, d_out)
         EncoderAttention layer;
         layer.qkv = dense(layer_norm(x, L.norm1_scale, L.norm1_bias, e.norm_eps), L.qkv);    // (T, 3 d)
+        // the kernel takes finite inputs: weights that load may still overflow on the way
+        require_finite_result(layer.qkv, "layer " + std::to_string(r.attention.size()) + "'s query, key and value matrix");
         KernelOptions options;
         options.scale = Scalar(1) / std::sqrt(Scalar(d_h));
         Mat concat(T, d);                                                                    // (T, d)

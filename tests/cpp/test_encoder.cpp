@@ -155,6 +155,19 @@ TEST_CASE("encoder: a model file written by the test loads, and encode matches p
     CHECK(bare.word_attention.empty());
 }
 
+TEST_CASE("encoder: weights that load but overflow float32 on the way are an error, not a NaN map") {
+    std::vector<TinyTensor> ts = tiny_tensors();
+    for (TinyTensor& t : ts)  // finite in the file; V's columns of layer 0 overflow for pieces whose first normed entry is > 0.14
+        if (t.name == "layer0.qkv.W" || t.name == "layer0.qkv.b") {
+            const Index d = t.value.cols() / 3;
+            t.value.block(0, 2 * d, 1, d).setConstant(3e38f);
+        }
+    const std::vector<std::uint8_t> f = write_tiny_file(kPieces, kScores, ts, DType::float32);
+    const Encoder e = load_encoder(f.data(), f.size());
+    CHECK_THROWS_WITH(encode(e, "the cats sat."),
+                      "layer 0's query, key and value matrix overflows float32 (an entry is not finite); use smaller inputs or parameters");
+}
+
 TEST_CASE("encoder: float16, int8 and quantized files load close to float32; long inputs are cut") {
     const std::vector<std::uint8_t> f32 = tiny_file(), f16 = tiny_file(DType::float16), i8 = tiny_file(DType::int8),
                                     q = tiny_file(DType::quantized);
