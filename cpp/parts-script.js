@@ -13,12 +13,13 @@ var attentionParts = (function defineAttentionParts(here) {
   function load(file, factory) {
     return new Promise(function (resolve, reject) {
       const scope = typeof self !== 'undefined' ? self : globalThis;
-      const found = function () {
+      // the factory, once the script defining it has run (or already had)
+      const settle = function (url) {
         if (typeof scope[factory] === 'function') resolve({ default: scope[factory] });
         else reject(new Error(url + ' did not define ' + factory));
       };
       if (typeof scope[factory] === 'function') {
-        found();
+        settle(file);
         return;
       }
       const base = here || (scope.location && scope.location.href);
@@ -27,7 +28,7 @@ var attentionParts = (function defineAttentionParts(here) {
                          'load attention.js with <script src>, or import attention.mjs'));
         return;
       }
-      var url = new URL(file, base).href;
+      const url = new URL(file, base).href;
       if (typeof importScripts === 'function') {
         try {
           importScripts(url);
@@ -35,12 +36,14 @@ var attentionParts = (function defineAttentionParts(here) {
           reject(new Error('could not load ' + url + ' (' + (error && error.message) + ')'));
           return;
         }
-        found();
+        settle(url);
         return;
       }
       const script = document.createElement('script');
       script.src = url;
-      script.onload = found;
+      script.onload = function () {
+        settle(url);
+      };
       script.onerror = function () {
         reject(new Error('could not load ' + url));
       };
