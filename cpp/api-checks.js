@@ -173,22 +173,41 @@ var attentionChecks = (function defineAttentionChecks() {
     if (options === undefined) options = {};
     if (options === null || typeof options !== 'object' || Array.isArray(options))
       fail(fn, name + ' must be an object, got ' + describe(options));
-    const out = {};
     for (const key of Object.keys(options)) {
       if (!Object.prototype.hasOwnProperty.call(schema, key))
         fail(fn, 'unknown option ' + JSON.stringify(key) + ' in ' + name + ' (known: ' + Object.keys(schema).join(', ') + ')');
     }
-    for (const key of Object.keys(schema)) {
-      const kind = schema[key];
+    const out = {};
+    const fields = compiled(schema);
+    for (let f = 0; f < fields.length; f++) {
+      const field = fields[f], key = field.key;
       const value = own(options, key);
       const label = name === 'options' ? key : name + '.' + key;
       if (value === undefined) {
-        if (typeof kind === 'string' && kind.endsWith('!')) fail(fn, label + ' is required');
+        if (field.required) fail(fn, label + ' is required');
         continue;
       }
-      out[key] = typeof kind === 'string' ? kinds[kind.replace('!', '')](fn, label, value) : check(fn, label, value, kind);
+      out[key] = field.kind ? field.kind(fn, label, value) : check(fn, label, value, field.schema);
     }
     return out;
+  }
+
+  // a schema as a list of { key, kind, required, schema }, made once per schema
+  // (a call of the API reads its schema's kinds without building strings)
+  const compiledSchemas = new WeakMap();
+  function compiled(schema) {
+    let fields = compiledSchemas.get(schema);
+    if (!fields) {
+      fields = Object.keys(schema).map(function (key) {
+        const kind = schema[key];
+        if (typeof kind !== 'string') return { key: key, kind: null, required: false, schema: kind };
+        const known = kinds[kind.replace('!', '')];
+        if (!known) throw new Error('schema: no kind ' + kind + ' for ' + key);
+        return { key: key, kind: known, required: kind.endsWith('!'), schema: null };
+      });
+      compiledSchemas.set(schema, fields);
+    }
+    return fields;
   }
 
   // A caller of the core's raw functions that answer a string when they

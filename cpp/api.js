@@ -96,13 +96,19 @@
   // mask: the inputs go straight into the heap and the kernel is called with
   // numbers alone (see raw_attention_output_lean in bindings/raw.cpp). Returns
   // undefined when the core rejects the input, for the general path to say why.
+  // A small call reuses one buffer of up to LEAN_KEPT bytes (a malloc and a free
+  // were a tenth of an n = 16 call); a larger one has its own, freed after it.
+  const LEAN_KEPT = 64 * 1024;
+  let kept = 0;  // the kept buffer's address (0: none yet)
   function attentionOutputLean(o) {
     const q = o.query, k = o.key, v = o.value, size = q.rows * v.cols;
     const qn = lengthOf(q.data), kn = lengthOf(k.data), vn = lengthOf(v.data), total = qn + kn + vn + size;
     // a length changed by a getter since the check: the general path says so
     if (qn !== q.rows * q.cols || kn !== k.rows * k.cols || vn !== v.rows * v.cols) return undefined;
     if (total > INT32_MAX / 4) return undefined;
-    const base = Module['_malloc'](4 * total);
+    const small = 4 * total <= LEAN_KEPT;
+    if (small && !kept) kept = Module['_malloc'](LEAN_KEPT);
+    const base = small ? kept : Module['_malloc'](4 * total);
     if (!base) return undefined;
     try {
       const qAt = base >> 2, kAt = qAt + qn, vAt = kAt + kn, outAt = vAt + vn;
@@ -115,7 +121,7 @@
       if (status !== 0) return undefined;
       return { output: { rows: q.rows, cols: v.cols, data: HEAPF32.slice(outAt, outAt + size) } };
     } finally {
-      Module['_free'](base);
+      if (!small) Module['_free'](base);
     }
   }
 

@@ -112,6 +112,23 @@ test('intermediates: false leaks neither heap nor Embind handles over 3,000 call
   assert.deepEqual([att.memoryStats().allocatedBytes, att.count_emval_handles()], before);
 });
 
+test('small calls share one kept buffer: a result outlives the next call, large calls free their own', () => {
+  const rand = random(10);
+  const small = () => ({ query: randomMatrix(16, 64, rand), key: randomMatrix(16, 64, rand), value: randomMatrix(16, 64, rand) });
+  const a = small(), b = small();
+  const first = lean(a);
+  const copy = Float32Array.from(first.output.data);
+  const second = lean(b);
+  assert.deepEqual(first.output.data, copy, 'the first result is not the kept buffer');
+  assert.ok(maxRelError(second.output, ref.attention(b).output) < 1e-5);
+  // 300 x 64 inputs (over 64 KB): a buffer of their own, freed; a small call after it is right again
+  const big = { query: randomMatrix(300, 64, rand), key: randomMatrix(300, 64, rand), value: randomMatrix(300, 64, rand) };
+  const before = att.memoryStats().allocatedBytes;
+  assert.ok(maxRelError(lean(big).output, ref.attention(big).output) < 1e-5);
+  assert.equal(att.memoryStats().allocatedBytes, before, 'the large call freed its buffer');
+  assert.ok(maxRelError(lean(a).output, ref.attention(a).output) < 1e-5);
+});
+
 test('Float32Array inputs are read in place, safely: fake lengths, and getters that detach them', () => {
   const rand = random(11);
   const X = randomMatrix(6, 4, rand);
