@@ -40,7 +40,7 @@ async function assertShows(page, want, what) {
     { message: `${what}: max |Δ| ${want.delta}` });
   assertShown(await delta.textContent(), want.delta, 4, `${what}: max |Δ|`);
   for (const [which, result] of [['base', want.base], ['cond', want.cond]]) {
-    const cells = await root(page).locator(`.cond-panel[data-map="${which}"] .heatmap-cell text`).allTextContents();
+    const cells = await root(page).locator(`.cond-panel[data-map="${which}"] .heatmap-values text`).allTextContents();
     assert.equal(cells.length, want.n * want.n, `${what}: ${which} map is n × n`);
     cells.forEach((text, k) => assertShown(text, result.weights.data[k], 2, `${what}: ${which} cell ${k}`));
   }

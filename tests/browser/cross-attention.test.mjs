@@ -31,7 +31,7 @@ async function assertMap(page, want, kind, what) {
     { message: `${what}: a ${want.target.length} × ${cols.length} ${kind} map` });
   assert.deepEqual(await map.locator('.heatmap-row').allTextContents(), want.target, `${what}: rows = target words`);
   assert.deepEqual(await map.locator('.heatmap-col').allTextContents(), cols, `${what}: columns`);
-  const texts = await map.locator('.heatmap-cell text').allTextContents();
+  const texts = await map.locator('.heatmap-values text').allTextContents();
   want[kind].weights.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: ${kind} cell ${k}`));
 }
 

@@ -26,7 +26,7 @@ const ready = whenReady(W);
 
 // the texts of the cells of the two maps: [before softmax, after softmax]
 async function maps(page) {
-  const map = (k) => page.locator(`${W} .mask-panel`).nth(k).locator('.heatmap-cell text').allTextContents();
+  const map = (k) => page.locator(`${W} .mask-panel`).nth(k).locator('.heatmap-values text').allTextContents();
   return [await map(0), await map(1)];
 }
 

@@ -30,7 +30,7 @@ async function assertMaps(page, want, what) {
   for (let h = 0; h < want.heads.length; h++) {
     const cells = maps.nth(h).locator('.heatmap-cell');
     assert.equal(await cells.count(), n * n, `${what}: head ${h + 1} is ${n} × ${n}`);
-    const texts = await cells.locator('text').allTextContents();
+    const texts = await maps.nth(h).locator('.heatmap-values text').allTextContents();
     if (texts.length === n * n) want.heads[h].weights.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: head ${h + 1} cell ${k}`));
     // every cell also names its weight for screen readers
     const label = await cells.nth(n * n - 1).getAttribute('aria-label');

@@ -50,7 +50,7 @@ async function assertMaps(page, tokens, pe, what) {
   assert.deepEqual([...moved].sort(), [...tokens].sort(), `${what}: the same words`);
   const want = expected(tokens, moved, pe);
   for (const [k, m] of [[0, want.original], [1, want.reordered]]) {
-    const texts = await maps(page).nth(k).locator('.heatmap-cell text').allTextContents();
+    const texts = await maps(page).nth(k).locator('.heatmap-values text').allTextContents();
     assert.equal(texts.length, tokens.length ** 2);
     m.data.forEach((w, i) => assertShown(texts[i], w, 2, `${what}: map ${k} cell ${i}`));
   }
@@ -97,7 +97,7 @@ test('the encoding, and "i have a dream" reversed: same numbers moved without PE
   await cells.nth(0).focus();
   await page.keyboard.press('ArrowRight');  // "dream" → "a"
   await eventually(async () => (await page.locator(`${W} .pe-part`).nth(1).locator('.steps-title').first().textContent()) === '“dream” → “a”');
-  const partner = maps(page).nth(0).locator('.pe-partner');
+  const partner = maps(page).nth(0).locator('.heatmap-cell.is-partner');
   assert.deepEqual([await partner.getAttribute('data-i'), await partner.getAttribute('data-j')], ['3', '2']);
   assertShown(await gap('reordered'), plain.reordered.data[1], 4, 'weight in the new order');
   assertShown(await gap('original'), plain.original.data[3 * 4 + 2], 4, 'weight in the original');

@@ -35,9 +35,11 @@ function topOf(m, i) {
 async function assertMap(page, m, labels, what) {
   const map = page.locator(`${W} .rm-map .heatmap`);
   await eventually(async () => (await map.locator('.heatmap-cell').count()) === labels.length ** 2, { message: `${what}: ${labels.length}² cells` });
+  // the numbers are drawn a frame after the cells
+  await eventually(async () => (await map.locator('.heatmap-values text').count()) === labels.length ** 2, { message: `${what}: their numbers` });
   assert.deepEqual(await map.locator('.heatmap-row').allTextContents(), labels, `${what}: row labels`);
   assert.deepEqual(await map.locator('.heatmap-col').allTextContents(), labels, `${what}: column labels`);
-  const texts = await map.locator('.heatmap-cell text').allTextContents();
+  const texts = await map.locator('.heatmap-values text').allTextContents();
   assert.equal(texts.length, m.data.length, `${what}: a number in every cell`);
   m.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: cell ${k}`));
 }

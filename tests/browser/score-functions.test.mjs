@@ -59,14 +59,14 @@ test('four cards on the full page: the core\'s scores, weights, maps and paramet
   assert.equal(await page.locator(`${W} .sf-word[aria-pressed="true"]`).textContent(), 'dream');
   // each map: every query (rows) × every key, the core's weights
   for (const score of SCORES) {
-    const cells = await card(page, score).locator('.heatmap-cell text').allTextContents();
+    const cells = await card(page, score).locator('.heatmap-values text').allTextContents();
     assert.equal(cells.length, 16);
     cells.forEach((text, k) => assertShown(text, want[score].weights.data[k], 2, `${score} map cell ${k}`));
   }
   // concat: every row the same, and the query term is one number for every key
   const concat = want.concat.weights.data;
   for (let i = 1; i < 4; i++) for (let j = 0; j < 4; j++) assert.ok(Math.abs(concat[i * 4 + j] - concat[j]) < 1e-6, 'concat rows equal in the core');
-  const rows = await card(page, 'concat').locator('.heatmap-cell text').allTextContents();
+  const rows = await card(page, 'concat').locator('.heatmap-values text').allTextContents();
   for (let i = 1; i < 4; i++) assert.deepEqual(rows.slice(4 * i, 4 * i + 4), rows.slice(0, 4), 'concat rows equal on screen');
   const v = want.concat.params.v;
   const term = att.attention({ query: att.embedTokens({ tokens: want.tokens, d: 4, seed: 3 }), key: [[0, 0, 0, 0]], value: [[0]],

@@ -46,7 +46,7 @@ function numbersShown(root) {
   const each = (selector) => [...root.querySelectorAll(selector)].map(plain).filter(numeric);
   return {
     fields: [...root.querySelectorAll('[data-field]')].map((node) => [node.dataset.field, plain(node)]).filter(([, text]) => numeric(text)),
-    cells: each('.heatmap-cell text'),
+    cells: each('.heatmap-values text'),
     outputs: each('output'),
     tables: each('td'),
     text: plain(root.querySelector('.widget-body')),
@@ -141,7 +141,7 @@ for (const lang of ['en', 'zh']) {
     assert.deepEqual(await Promise.all(['score-0', 'score-1', 'scaled-0', 'scaled-1', 'weight-0', 'weight-1'].map((f) => field('self-attention', f))),
       ['112', '96', '14', '12', '0.880797', '0.119203']);
     // the real model's map: a weight in every cell, each row summing to 1
-    const rows = await page.$$eval('main [data-widget="real-model"] .rm-map .heatmap-cell text', (texts) => texts.map((t) => Number(t.textContent)));
+    const rows = await page.$$eval('main [data-widget="real-model"] .rm-map .heatmap-values text', (texts) => texts.map((t) => Number(t.textContent)));
     const n = Math.round(Math.sqrt(rows.length));
     assert.ok(n >= 4 && n * n === rows.length, `a square map (${rows.length} cells)`);
     for (let i = 0; i < n; i++) {

@@ -3,20 +3,33 @@
 // focusing or hovering a cell calls onCell(i, j). Pure: data in, element out.
 //
 //   heatmap({ rowLabels, colLabels, values, allowed, min, max, digits, onCell, selected,
-//             describe(i, j) }) -> { element, select(i, j), box(i, j) -> { x, y, size } }
+//             describe(i, j), valuesLater }) -> { element, select(i, j), mark(i, j, kind), box(i, j) -> { x, y, size },
+//                                                 drawValues() }
 //   values: row-major Float32Array (rows * cols); allowed: optional Uint8Array,
 //   0 = masked (drawn grey with "−∞" or "0"); describe(i, j): the cell's label for screen readers.
+//   select(i, j): as a click on the cell (onCell is called, the cell focused);
+//   mark(i, j, kind): only the ring moves there, 'selected' or 'partner' (dashed).
+//   valuesLater: the numbers in the cells wait for drawValues(), so that a large
+//   map can be drawn over two tasks (on a slow phone each is tens of milliseconds).
+//
+// The drawing, flat so that a map of a few hundred cells stays a few hundred
+// elements (on a slow phone, style and layout cost per element):
+//   <rect class="heatmap-cell" data-i data-j role="img" aria-label>  one per cell, in row order
+//   <g class="heatmap-hatch">   the diagonal line of each masked cell
+//   <g class="heatmap-values">  one <text> per cell (when cells are large enough), in row order
+//   <rect class="heatmap-ring"> the selection, one for the map, moved from cell to cell
 import { MASKED, inkOn, viridis } from './color.js';
 import { svg, textWidth } from './svg.js';
 import { formatNumber } from './format.js';
 
 export function heatmap({
   rowLabels, colLabels, values, allowed = null, min = 0, max = 1, digits = 2,
-  onCell = () => {}, selected = null, describe = null, title = '', maskedText = '−∞',
+  onCell = () => {}, selected = null, describe = null, title = '', maskedText = '−∞', valuesLater = false,
 }) {
   const rows = rowLabels.length, cols = colLabels.length;
   const cell = Math.max(18, Math.min(48, Math.floor(420 / Math.max(rows, cols))));
-  const font = Math.max(9, Math.min(13, cell * 0.34));
+  // a whole number of pixels: each new size of a font is one more font lookup on the first draw
+  const font = Math.round(Math.max(9, Math.min(13, cell * 0.34)));
   const left = Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, 12)), 10)) + 10;
   const top = Math.ceil(Math.max(...colLabels.map((l) => textWidth(l, 12)), 10) * 0.75) + 14;
   // a column label runs up and to the right (rotated 45°): room for the last ones' ends
@@ -39,59 +52,73 @@ export function heatmap({
   });
 
   const span = max - min || 1;
-  // one cell drawn at (0, 0), then cloned and moved into place: a map of a
-  // few hundred cells sets a few attributes a cell, not thirty (on a slow
-  // phone the difference is tens of milliseconds of one task)
-  const prototype = (masked) => {
-    const g = svg('g', { class: 'heatmap-cell', tabindex: -1, role: 'img' });
-    g.append(svg('rect', { x: 0.5, y: 0.5, width: cell - 1, height: cell - 1, rx: 2 }));
-    if (masked) g.append(svg('line', { x1: 3, y1: cell - 3, x2: cell - 3, y2: 3, stroke: '#ffffff', 'stroke-opacity': 0.45 }));
-    if (cell >= 26) {
-      g.append(svg('text', { x: cell / 2, y: cell / 2, 'font-size': font, 'text-anchor': 'middle', 'dominant-baseline': 'central',
-        'pointer-events': 'none' }));
-    }
-    g.append(svg('rect', { class: 'heatmap-ring', x: 1.5, y: 1.5, width: cell - 3, height: cell - 3, rx: 2, fill: 'none' }));
-    return g;
-  };
-  const plain = prototype(false), hatched = prototype(true);
-  const cells = [];
+  const cellRect = svg('rect', { class: 'heatmap-cell', tabindex: -1, role: 'img', width: cell - 1, height: cell - 1, rx: 2 });
+  const valueText = svg('text');
+  const hatch = svg('g', { class: 'heatmap-hatch', stroke: '#ffffff', 'stroke-opacity': 0.45, 'pointer-events': 'none', 'aria-hidden': 'true' });
+  const numbers = cell >= 26 ? svg('g', { class: 'heatmap-values', 'font-size': font, 'text-anchor': 'middle',
+    'dominant-baseline': 'central', 'pointer-events': 'none', 'aria-hidden': 'true' }) : null;
+  const cells = [], drawn = [];  // drawn: each cell's number and its ink, for drawValues
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
       const v = values[i * cols + j];
       const masked = allowed ? !allowed[i * cols + j] : false;
       const t = (v - min) / span;
-      const g = (masked ? hatched : plain).cloneNode(true);
-      g.setAttribute('transform', `translate(${left + j * cell} ${top + i * cell})`);
-      g.dataset.i = i;
-      g.dataset.j = j;
-      g.setAttribute('aria-label', describe ? describe(i, j) : `${rowLabels[i]} → ${colLabels[j]}: ${masked ? maskedText : formatNumber(v, { digits })}`);
-      g.firstChild.setAttribute('fill', masked ? MASKED : viridis(t));
-      if (cell >= 26) {
-        const text = g.querySelector('text');
-        text.setAttribute('fill', masked ? '#ffffff' : inkOn(t));
-        text.textContent = masked ? maskedText : formatNumber(v, { digits });
-      }
-      root.append(g);
-      cells.push(g);
+      const x = left + j * cell, y = top + i * cell;
+      const shown = masked ? maskedText : formatNumber(v, { digits });
+      if (numbers) drawn.push([shown, masked ? '#ffffff' : inkOn(t)]);
+      const rect = cellRect.cloneNode(false);
+      rect.setAttribute('x', x + 0.5);
+      rect.setAttribute('y', y + 0.5);
+      rect.setAttribute('fill', masked ? MASKED : viridis(t));
+      rect.dataset.i = i;
+      rect.dataset.j = j;
+      rect.setAttribute('aria-label', describe ? describe(i, j) : `${rowLabels[i]} → ${colLabels[j]}: ${shown}`);
+      root.append(rect);
+      cells.push(rect);
+      if (masked) hatch.append(svg('line', { x1: x + 3, y1: y + cell - 3, x2: x + cell - 3, y2: y + 3 }));
     }
   }
+  if (hatch.firstChild) root.append(hatch);
+  const ring = svg('rect', { class: 'heatmap-ring', x: 1.5, y: 1.5, width: cell - 3, height: cell - 3, rx: 2, fill: 'none', 'aria-hidden': 'true' });
+  root.append(ring);
+  // the numbers, under the ring (once)
+  function drawValues() {
+    if (!numbers || numbers.parentNode) return;
+    drawn.forEach(([shown, ink], k) => {
+      const text = valueText.cloneNode(false);
+      text.setAttribute('x', left + (k % cols) * cell + cell / 2);
+      text.setAttribute('y', top + Math.floor(k / cols) * cell + cell / 2);
+      text.setAttribute('fill', ink);
+      text.textContent = shown;
+      numbers.append(text);
+    });
+    root.insertBefore(numbers, ring);
+  }
+  if (!valuesLater) drawValues();
 
+  // the ring on cell (i, j), and the cell's class: is-selected or is-partner
+  let marked = null;
+  function mark(i, j, kind = 'selected') {
+    marked?.classList.remove('is-selected', 'is-partner');
+    marked = cells[i * cols + j] ?? null;
+    marked?.classList.add(`is-${kind}`);
+    ring.dataset.kind = kind;
+    ring.setAttribute('transform', `translate(${left + j * cell} ${top + i * cell})`);
+  }
   let current = [0, 0];
   function choose(i, j, focus) {
-    const previous = cells[current[0] * cols + current[1]];
-    previous?.setAttribute('tabindex', -1);
-    previous?.classList.remove('is-selected');
+    cells[current[0] * cols + current[1]]?.setAttribute('tabindex', -1);
     current = [i, j];
     const node = cells[i * cols + j];
     node.setAttribute('tabindex', 0);
-    node.classList.add('is-selected');
+    mark(i, j);
     if (focus && document.activeElement !== node) node.focus();
     onCell(i, j);
   }
   // one listener of each kind for every cell: the cell is the event's nearest .heatmap-cell
   const cellOf = (event) => {
-    const g = event.target.closest?.('.heatmap-cell');
-    return g && root.contains(g) ? [Number(g.dataset.i), Number(g.dataset.j)] : null;
+    const rect = event.target.closest?.('.heatmap-cell');
+    return rect && root.contains(rect) ? [Number(rect.dataset.i), Number(rect.dataset.j)] : null;
   };
   root.addEventListener('focusin', (event) => { const c = cellOf(event); if (c) choose(c[0], c[1], false); });
   root.addEventListener('mouseover', (event) => {
@@ -116,10 +143,10 @@ export function heatmap({
   const [si, sj] = selected && selected[0] < rows && selected[1] < cols ? selected : [0, 0];
   current = [si, sj];
   cells[si * cols + sj].setAttribute('tabindex', 0);
-  cells[si * cols + sj].classList.add('is-selected');
+  mark(si, sj);
   // where a cell is drawn, in the map's own coordinates: { x, y, size }
   const box = (i, j) => ({ x: left + j * cell, y: top + i * cell, size: cell });
-  return { element: root, select: (i, j) => choose(i, j, true), box };
+  return { element: root, select: (i, j) => choose(i, j, true), mark, box, drawValues };
 }
 
 // A legend for the scale: a gradient bar from min to max.

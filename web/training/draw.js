@@ -91,16 +91,16 @@ export function productPicture(product) {
 // A drawn map's colours, numbers and labels set to new values in place: the
 // same cells (and focus), no new elements, while training runs.
 export function updateMap(root, matrix, describe) {
-  const cells = root.querySelectorAll('.heatmap-cell');
-  cells.forEach((cell, k) => {
+  // the cells and their numbers, each in row order (render/heatmap.js)
+  const texts = root.querySelectorAll('.heatmap-values text');
+  root.querySelectorAll('.heatmap-cell').forEach((cell, k) => {
     const v = matrix.data[k];
-    const [rect, text] = cell.children;
-    rect.setAttribute('fill', viridis(v));
-    if (text?.tagName === 'text') {
-      text.textContent = formatNumber(v, { digits: 2 });
-      text.setAttribute('fill', inkOn(v));
-    }
+    cell.setAttribute('fill', viridis(v));
     cell.setAttribute('aria-label', describe(Math.floor(k / matrix.cols), k % matrix.cols));
+    if (texts[k]) {
+      texts[k].textContent = formatNumber(v, { digits: 2 });
+      texts[k].setAttribute('fill', inkOn(v));
+    }
   });
 }
 

@@ -116,12 +116,6 @@ function mapVisual(data, which, t, selected, onCell = () => {}) {
   });
 }
 
-// The selection ring on cell (i, j) of a drawn map (the other map follows the one in use).
-function markCell(root, i, j) {
-  for (const node of root.querySelectorAll('.heatmap-cell.is-selected')) node.classList.remove('is-selected');
-  root.querySelector(`.heatmap-cell[data-i="${i}"][data-j="${j}"]`)?.classList.add('is-selected');
-}
-
 function showCell(view, data, i, j, t) {
   const at = (m) => formatNumber(m.data[i * data.n + j], { digits: 4 });
   const list = element('dl', 'steps');
@@ -169,7 +163,8 @@ export function render(view, data, state, ctx) {
   const [i, j] = clampCell(data, state);
   const maps = {};
   const onCell = (a, b) => {
-    for (const map of Object.values(maps)) markCell(map.element, a, b);
+    // the selection ring on the same cell of both maps (the other follows the one in use)
+    for (const map of Object.values(maps)) map.mark(a, b);
     showCell(view, data, a, b, t);
     if (a !== ctx.state.row || b !== ctx.state.col) ctx.setState({ row: a, col: b }, { quiet: true });
   };

@@ -137,13 +137,6 @@ function showPair(view, data, state, i, j, t) {
   view.details.replaceChildren(element('h4', 'steps-title', t.rich('pairTitle', { q: data.moved[i], k: data.moved[j] })), list);
 }
 
-// Marks the cell (a, b) of the original map: the same pair of words as the focused cell.
-function markPartner(original, a, b) {
-  original.querySelector('.pe-partner')?.classList.remove('pe-partner');
-  original.querySelector('.is-selected')?.classList.remove('is-selected');
-  original.querySelector(`.heatmap-cell[data-i="${a}"][data-j="${b}"]`)?.classList.add('pe-partner');
-}
-
 export function render(view, data, state, ctx) {
   const { t } = ctx;
   // part 1: the encoding
@@ -168,18 +161,17 @@ export function render(view, data, state, ctx) {
   const original = figure(t('original'), data.tokens, maps.original, [data.order[i], data.order[j]], (a, b) => {
     // a pair of words of the original: find it in the new order
     const ni = data.order.indexOf(a), nj = data.order.indexOf(b);
-    markPartner(original.map.element, a, b);
-    reordered.map.element.querySelector('.is-selected')?.classList.remove('is-selected');
-    reordered.map.element.querySelector(`.heatmap-cell[data-i="${ni}"][data-j="${nj}"]`)?.classList.add('is-selected');
+    original.map.mark(a, b, 'partner');
+    reordered.map.mark(ni, nj);
     select(ni, nj, false);
   });
   const reordered = figure(t('reordered'), data.moved, maps.reordered, [i, j], (a, b) => select(a, b, true));
   function select(a, b, mark) {
-    if (mark) markPartner(original.map.element, data.order[a], data.order[b]);
+    if (mark) original.map.mark(data.order[a], data.order[b], 'partner');
     showPair(view, data, state, a, b, t);
     if (a !== ctx.state.row || b !== ctx.state.col) ctx.setState({ row: a, col: b }, { quiet: true });
   }
-  markPartner(original.map.element, data.order[i], data.order[j]);
+  original.map.mark(data.order[i], data.order[j], 'partner');
   view.maps.replaceChildren(original.box, reordered.box);
   view.mapsLegend.replaceChildren(legend({ min: 0, max: 1, label: t('weights') }));
   showPair(view, data, state, i, j, t);
