@@ -61,10 +61,22 @@ export function parseMessage(template) {
   return groups;
 }
 
+// each template parsed once: a map of a few hundred cells labels each with the same message
+const parsed = new Map();
+function parsedMessage(template) {
+  let groups = parsed.get(template);
+  if (!groups) {
+    if (parsed.size >= 4096) parsed.clear();  // the catalogs hold fewer; a bound all the same
+    groups = parseMessage(template);
+    parsed.set(template, groups);
+  }
+  return groups;
+}
+
 // The runs of a message with its placeholders filled (a missing one stays "{name}").
 export function layout(template, vars = {}) {
   const has = (name) => Object.prototype.hasOwnProperty.call(vars, name);
-  return parseMessage(String(template)).map(({ shift, pieces: parts }) => ({
+  return parsedMessage(String(template)).map(({ shift, pieces: parts }) => ({
     shift,
     text: parts.map((p) => ('name' in p ? (has(p.name) ? String(vars[p.name]) : `{${p.name}}`) : p.text)).join(''),
   })).filter((run) => run.text);

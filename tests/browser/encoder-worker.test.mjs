@@ -51,11 +51,11 @@ test('at 4x CPU throttling, the model loads and a sentence is encoded off the ma
     const worst = tasks.reduce((a, b) => (b.ms > a.ms ? b : a));
     const wall = Math.max(...tasks.map((t) => t.wallMs));
     console.log(`${tasks.length} main-thread tasks while loading and encoding at 4x: the longest ${worst.ms.toFixed(1)} ms of thread time (wall: up to ${wall.toFixed(1)} ms)`);
-    // The target is 50 ms. How long the page takes to lay out and draw its
-    // first maps depends on the machine (measured: 35-41 ms on one, 80-130 ms
-    // on another, where the same draw takes 16-29 ms unthrottled), so the test
-    // guards what does not: the model's load and the encoding stay off this
-    // thread (on it, the load alone is one task of 1.37 s at 4x).
+    // The target is 50 ms (measured here: 42-46 ms). How long the page takes
+    // to lay out and draw its first maps depends on the machine and on what
+    // else it runs, so the test guards what does not: the model's load and the
+    // encoding stay off this thread (on it, the load alone is one task of
+    // 1.37 s at 4x).
     assert.ok(worst.ms <= 200, `a main-thread task of ${worst.ms.toFixed(1)} ms: the encoder's work is back on the page's thread`);
     assert.ok(log.requests.some((url) => url.endsWith('/encoder-worker.js')), 'the encoder ran in its worker');
     assertClean(log, browser.origin);

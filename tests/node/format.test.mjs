@@ -63,3 +63,22 @@ test('formatMs: three significant digits; formatRatio: fewer decimals as it grow
   assert.equal(formatRatio(314.159), '314');
   assert.equal(formatNumber(-1e-9, { digits: 2 }), '0.00', 'no minus zero');
 });
+
+test('formatNumber writes what Intl.NumberFormat writes, on its fast path (fixed decimals, below 999) and off it', () => {
+  const intl = (x, digits, minDigits = digits) => {
+    let text = new Intl.NumberFormat('en-US', { minimumFractionDigits: minDigits, maximumFractionDigits: digits }).format(x);
+    if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);
+    return text.replace('-', '\u2212');
+  };
+  // halves at every decimal (0.125, 2.675: binary values just above or below), weights, scores, the edges of 1000
+  const values = [0, 0.5, 0.125, 0.375, 2.675, 1.005, 0.9995, 999.995, 999.9949, 1000, 1234.5678, -0.125, -2.675, -999.999, 1e-7, -1e-7];
+  let seed = 7;
+  for (let k = 0; k < 2000; k++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    values.push((seed / 2147483648 - 0.5) * (k % 2 ? 2 : 2400), Math.round(seed / 2147483.648) / 1000 - 500);
+  }
+  for (const x of values) {
+    for (const digits of [0, 1, 2, 3, 4, 6]) assert.equal(formatNumber(x, { digits }), intl(x, digits), `${x} with ${digits} decimals`);
+    assert.equal(formatNumber(x, { digits: 3, minDigits: 0 }), intl(x, 3, 0), `${x} with up to 3 decimals`);
+  }
+});

@@ -100,9 +100,11 @@ export function build(body, ctx) {
   const { t } = ctx;
   mountModelLoader(body, ctx);
 
-  // the 8 maps, then the chosen one large
-  const main = element('div', 'rm-main');
-  main.hidden = true;
+  // the 8 maps, then the chosen one large. Until the first maps, the part is
+  // laid out but not shown (is-waiting), with its words and its legend: the
+  // page's thread looks up the fonts while the model loads, not in the frame
+  // that first draws the maps (on a slow phone, tens of milliseconds)
+  const main = element('div', 'rm-main is-waiting');
   const heads = element('section', 'rm-heads');
   const grid = element('div', 'rm-grid');
   heads.append(element('h3', 'rm-heading', t.rich('headsTitle')), element('p', 'rm-hint', t.rich('headsHint')), grid);
@@ -110,6 +112,8 @@ export function build(body, ctx) {
   const mapHeading = element('h3', 'rm-heading');
   const caption = element('p', 'rm-hint');
   const figure = element('div', 'map-figure');
+  const scale = legend({ min: 0, max: 1, label: t('weights') });
+  figure.append(scale);
   const top = liveElement('p', 'rm-top');
   const cell = element('p', 'rm-cell');
   const rule = element('p', 'rm-rule');
@@ -123,7 +127,10 @@ export function build(body, ctx) {
   const about = element('aside', 'rm-about');
   about.append(element('h3', 'rm-heading', t.rich('aboutTitle')), element('p', '', t.rich('about1')), element('p', '', t.rich('about2')));
   body.append(main, about);
-  return { main, grid, buttons: [], mapHeading, caption, figure, top, cell, rule, truncated, law, pair };
+  mapHeading.append(t.rich('mapHeading', { layer: 1, head: 1 }));
+  caption.append(t.rich('mapCaption', { units: t('units_word') }));
+  rule.textContent = t('mergeRule');
+  return { main, grid, buttons: [], mapHeading, caption, figure, scale, top, cell, rule, truncated, law, pair };
 }
 
 function headGrid(view, data, ctx) {
@@ -156,11 +163,11 @@ function headGrid(view, data, ctx) {
   }
 }
 
-function bigMap(data, t, selected, onCell = () => {}) {
+function bigMap(data, t, selected, onCell = () => {}, valuesLater = false) {
   const m = data.maps[data.layer][data.head];
   const labels = data.labels;
   return heatmap({
-    rowLabels: labels, colLabels: labels, values: m.data, min: 0, max: 1, digits: 2, selected, onCell,
+    rowLabels: labels, colLabels: labels, values: m.data, min: 0, max: 1, digits: 2, selected, onCell, valuesLater,
     title: t('mapTitle', { layer: data.layer + 1, head: data.head + 1, sentence: data.sentence }),
     describe: (i, j) => t('cellLabel', { q: labels[i], k: labels[j], w: formatNumber(m.data[i * m.cols + j], { digits: 3 }) }),
   });
@@ -204,7 +211,7 @@ function pieceExample(data, t) {
 
 export async function render(view, data, state, ctx) {
   const { t } = ctx;
-  view.main.hidden = false;
+  view.main.classList.remove('is-waiting');
   view.drawing = data;
   const r = data.encoding;
 
@@ -218,10 +225,10 @@ export async function render(view, data, state, ctx) {
     showRow(view, data, a, b, t);
     const piece = firstPiece(data, a);
     if (selectedRow(data, ctx.state) !== a) ctx.setState({ row: piece }, { quiet: true });
-  });
+  }, true);
   view.mapHeading.replaceChildren(t.rich('mapHeading', { layer: data.layer + 1, head: data.head + 1 }));
   view.caption.replaceChildren(t.rich('mapCaption', { units: t(`units_${data.view}`) }));
-  view.figure.replaceChildren(map.element, legend({ min: 0, max: 1, label: t('weights') }));
+  view.figure.replaceChildren(map.element, view.scale);
   showRow(view, data, i, topKey(m, i).j, t);
   view.rule.textContent = data.view === 'word' ? t('mergeRule') : t('pieceRule') + pieceExample(data, t);
 
@@ -234,11 +241,19 @@ export async function render(view, data, state, ctx) {
     view.pair.replaceChildren(t.rich('pairNote', { ...p, wHere: formatNumber(p.wHere, { digits: 2 }), wThere: formatNumber(p.wThere, { digits: 2 }),
       diff: formatWeight(p.diff) }));
   }
-  // the 8 small maps in a task of their own: on a slow phone the big map and
-  // they each take tens of milliseconds, together too long for one task
-  await new Promise((done) => setTimeout(done, 0));
+  // the big map's numbers, then the 8 small maps, each after a frame of its
+  // own: on a slow phone drawing each takes tens of milliseconds, together too long for one frame
+  await afterFrame();
+  if (view.drawing === data) map.drawValues();
+  await afterFrame();
   if (view.drawing === data) headGrid(view, data, ctx);
 }
+
+// after the next frame is drawn (or a fifth of a second, where a hidden page draws none)
+const afterFrame = () => new Promise((done) => {
+  requestAnimationFrame(() => setTimeout(done, 0));
+  setTimeout(done, 200);
+});
 
 export function exports(data, state, t) {
   const m = data.maps[data.layer][data.head];
