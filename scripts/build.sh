@@ -3,8 +3,9 @@
 #   build.sh wasm   the modules web/wasm/attention{,-encoder,-training}.{mjs,js}, the embed script web/embed.js,
 #                   the encoder's model files web/model/encoder.{f32,f16}.bin
 #                   and the language model's corpora web/data/{quatrains,names}.json
-#   build.sh all    that, the doctest suite compiled to WASM, the native
-#                   doctest suite under ASan + UBSan, and the libFuzzer targets
+#   build.sh all    that, the doctest suite compiled to WASM, and in build-fuzz
+#                   the native doctest suite and the libFuzzer targets, both on
+#                   one compile of the core under ASan + UBSan (clang)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -32,13 +33,11 @@ quiet() {
 }
 
 if [ "$what" = all ]; then
-  [ -f build-native/CMakeCache.txt ] ||
-    quiet cmake -S . -B build-native -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON
-  quiet cmake --build build-native -j"$jobs"
-  # the libFuzzer targets: ASan + UBSan, -O1, with the clang of ATTN_LLVM_DIR (llvm-14)
+  # the native doctest suite and the libFuzzer targets: ASan + UBSan, -O1, with
+  # the clang of ATTN_LLVM_DIR (llvm-14)
   [ -f build-fuzz/CMakeCache.txt ] ||
     quiet cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DATTN_FUZZ=ON
-  quiet cmake --build build-fuzz -j"$jobs" --target fuzz_targets
+  quiet cmake --build build-fuzz -j"$jobs" --target attention_tests fuzz_targets
 fi
 
 # configured again when CMakeLists.txt changed: a target it adds is then known to the build below

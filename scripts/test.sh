@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every suite, prints a count per suite, and ends with one summary line:
-#   1. the native doctest suite under AddressSanitizer + UndefinedBehaviorSanitizer (ctest, build-native)
+#   1. the native doctest suite under AddressSanitizer + UndefinedBehaviorSanitizer (ctest, build-fuzz)
 #   2. the same doctest suite compiled to WASM, run in Node (ctest, build-wasm)
 #   3. the libFuzzer targets: their kept crash inputs, then 10 s of fuzzing each
 #   4. the Node API tests (node --test tests/node/)
@@ -60,7 +60,7 @@ nodetest() {  # name dir [options]
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest_suite "doctest native (ASan+UBSan)" build-native
+ctest_suite "doctest native (ASan+UBSan)" build-fuzz
 ctest_suite "doctest WASM (Node)" build-wasm
 fuzz() {  # name seconds: one test per libFuzzer target
   local name=$1 log="$logs/fuzz.log"
