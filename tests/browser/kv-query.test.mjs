@@ -172,8 +172,9 @@ test('bad values in the URL fall back to the defaults, never to NaN', async () =
     ['?kv-query.q=400&kv-query.sigma=Infinity', {}],
     ['?kv-query.q=165.2&kv-query.sigma=0.5&kv-query.score=gaussian', { q: 165, sigma: 0.5 }],  // q snapped to the 0.5 grid
   ];
+  // each alone in its embed (the same state code reads bare keys there); the full page's prefixed keys below
   for (const [search, state] of cases) {
-    await withPage(browser, search, async ({ page }) => {
+    await withPage(browser, `embed.html?widget=kv-query&${search.slice(1).replaceAll('kv-query.', '')}`, async ({ page }) => {
       await ready(page);
       await assertShows(page, expected(state), search);
       await assertNoBadNumbers(page);
