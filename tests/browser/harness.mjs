@@ -69,6 +69,17 @@ export function recordLog(page) {
 // is page => (resolves once the element of selector has data-ready="true").
 export const whenReady = (selector, timeout = 15000) => (page) => page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout });
 
+// Scrolls the full page to the widget of selector once every widget of the
+// page shows its title (or its error). Before that the sections are empty: a
+// widget scrolled to then is pushed far below the screen as those above it
+// fill, and a widget that waits to be in view (real-model, sentence-similarity
+// load their model then) would wait for ever.
+export async function scrollToWidget(page, selector) {
+  await page.waitForFunction(() => [...document.querySelectorAll('main [data-widget]')]
+    .every((root) => root.querySelector('.widget-title, [role="alert"]')), null, { timeout: 15000 });
+  await page.locator(selector).scrollIntoViewIfNeeded();
+}
+
 // A test's page from start to end: opens path (options as openPage's, optional),
 // runs body({ page, log }), asserts the page stayed clean (assertClean) and
 // closes it, also when body throws. Resolves to what body returned.

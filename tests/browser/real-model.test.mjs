@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertNoBadText, openEncoder, MODEL_FILE, whenReady } from './harness.mjs';
+import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertNoBadText, openEncoder, MODEL_FILE, scrollToWidget, whenReady } from './harness.mjs';
 
 const W = '[data-widget="real-model"]';
 const CACHE = 'attention-wasm-model-v1';
@@ -152,7 +152,7 @@ test('on the full page the model loads only when the widget comes into view; pre
   const loader = page.locator(`${W} .model-loader`);
   assert.equal(await loader.getAttribute('data-phase'), 'waiting', 'nothing loads before the widget is in view');
   assert.ok(!log.requests.some((url) => url.includes('/model/encoder.')), 'no request for the model yet');
-  await page.locator(W).scrollIntoViewIfNeeded();
+  await scrollToWidget(page, W);
   await ready(page);
   assert.match(await page.locator(`${W} .widget-title`).textContent(), /真实的训练模型/);
   assert.match(await page.locator(`${W} .rm-about`).textContent(), /只懂英文/);

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertNoBadText, openEncoder, whenReady } from './harness.mjs';
+import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertNoBadText, openEncoder, scrollToWidget, whenReady } from './harness.mjs';
 
 const W = '[data-widget="sentence-similarity"]';
 const LOAD = 60000;  // ms: 8 MB, from the network once, then the cache
@@ -89,7 +89,7 @@ test('on the full page: its own section after real-model, prefixed URL state, on
   const order = await page.locator('main [data-widget]').evaluateAll((roots) => roots.map((r) => r.dataset.widget));
   assert.equal(order[order.indexOf('real-model') + 1], 'sentence-similarity', 'right after real-model');
   assert.equal(await page.locator('section#sentence-similarity [data-widget="sentence-similarity"]').count(), 1);
-  await page.locator(W).scrollIntoViewIfNeeded();
+  await scrollToWidget(page, W);
   await ready(page);
   await page.locator('[data-widget="real-model"]').scrollIntoViewIfNeeded();
   await page.locator('[data-widget="real-model"][data-ready="true"]').waitFor({ timeout: LOAD });
