@@ -3,6 +3,8 @@
 #include "attention/simd.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 namespace attn {
 
@@ -41,12 +43,30 @@ inline void micro(Index kc, const float* X, Index ldx, const float* B, f32x4 (&a
     }
 }
 
-// One tile of R rows and the 8 columns from col: its sums start from the bias
-// (first pass) or from what Y holds, take one block of the shared index, and
-// are stored back; the last pass applies the activation and adds R.
+// The same over the listed k only: live[0..count), increasing. The k left out
+// have X(r, k) = 0 in every row, and 0 times a finite weight adds nothing.
 template <int R>
-void tile(Index kc, const float* X, Index ldx, const float* B, const float* bias, bool first, bool last,
-          Activation act, const float* Res, Index ldr, float* Y, Index ldy, Index width) {
+inline void micro_live(const std::int32_t* live, Index count, const float* X, Index ldx, const float* B,
+                       f32x4 (&acc)[kRows][2]) {
+    for (Index t = 0; t < count; ++t) {
+        const Index k = live[t];
+        const f32x4 b0 = simd::load(B + k * kPanel), b1 = simd::load(B + k * kPanel + 4);
+        for (int r = 0; r < R; ++r) {
+            const f32x4 a = simd::load_splat(X + r * ldx + k);
+            acc[r][0] = simd::add(acc[r][0], simd::mul(a, b0));
+            acc[r][1] = simd::add(acc[r][1], simd::mul(a, b1));
+        }
+    }
+}
+
+// One tile of R rows and the 8 columns from col: its sums start from the bias
+// (first pass) or from what Y holds, take one block of the shared index (all
+// of it, or only its live k when live is not null), and are stored back; the
+// last pass applies the activation and adds R.
+template <int R>
+void tile(Index kc, const std::int32_t* live, Index count, const float* X, Index ldx, const float* B,
+          const float* bias, bool first, bool last, Activation act, const float* Res, Index ldr, float* Y, Index ldy,
+          Index width) {
     f32x4 acc[kRows][2];
     float edge[kRows][kPanel];  // the last panel's columns past out: never read from or written to Y
     const bool full = width == kPanel;
@@ -64,7 +84,10 @@ void tile(Index kc, const float* X, Index ldx, const float* B, const float* bias
             acc[r][1] = simd::load(edge[r] + 4);
         }
     }
-    micro<R>(kc, X, ldx, B, acc);
+    if (live)
+        micro_live<R>(live, count, X, ldx, B, acc);
+    else
+        micro<R>(kc, X, ldx, B, acc);
     for (int r = 0; r < R; ++r) {
         if (last) {
             if (act == Activation::relu) {
@@ -114,23 +137,50 @@ PackedDense pack_dense(const MatRef& W, const VecRef& b) {
 
 void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Activation act, const float* R,
                   Index ldr, float* Y, Index ldy) {
-    const Index panels = W.panel_count();
+    const Index panels = W.panel_count(), blocks = (m + kRows - 1) / kRows;
+    // per block of rows, the k of this pass where one of its rows is not 0
+    // (kept between calls: no allocation once the largest m has been seen)
+    static thread_local std::vector<std::int32_t> live;
+    static thread_local std::vector<Index> counts;
+    live.resize(size_t(std::max(live.size(), size_t(blocks * kKBlock))));
+    counts.resize(size_t(std::max(counts.size(), size_t(blocks))));
     for (Index k0 = 0; k0 < W.in; k0 += kKBlock) {
         const Index kc = std::min(kKBlock, W.in - k0);
         const bool first = k0 == 0, last = k0 + kc == W.in;
+        Index total = 0;
+        for (Index b = 0; b < blocks; ++b) {
+            const Index rows = std::min(kRows, m - b * kRows);
+            const float* x = X + b * kRows * ldx + k0;
+            std::int32_t* list = live.data() + b * kKBlock;
+            Index n = 0;
+            for (Index k = 0; k < kc; ++k) {
+                bool any = false;
+                for (Index r = 0; r < rows; ++r) any |= x[r * ldx + k] != 0;
+                list[n] = std::int32_t(k);
+                n += any;
+            }
+            counts[size_t(b)] = n;
+            total += n;
+        }
+        // ReLU's output is mostly 0 (93% in the encoder's feed-forward layers):
+        // then only the live k are visited, else every k at the full speed of micro()
+        const bool skip = total * 4 < blocks * kc * 3;
         for (Index p = 0; p < panels; ++p) {
             const Index col = p * kPanel, width = std::min(kPanel, W.out - col);
             const float* B = W.panels.data() + (p * W.in + k0) * kPanel;
             const float* bias = W.bias.data() + col;
-            for (Index i = 0; i < m; i += kRows) {
+            for (Index b = 0; b < blocks; ++b) {
+                const Index i = b * kRows;
                 const float* x = X + i * ldx + k0;
+                const std::int32_t* list = skip ? live.data() + b * kKBlock : nullptr;
+                const Index n = counts[size_t(b)];
                 const float* res = R ? R + i * ldr + col : nullptr;
                 float* y = Y + i * ldy + col;
                 switch (std::min(kRows, m - i)) {
-                    case 4: tile<4>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
-                    case 3: tile<3>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
-                    case 2: tile<2>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
-                    default: tile<1>(kc, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 4: tile<4>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 3: tile<3>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 2: tile<2>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    default: tile<1>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
                 }
             }
         }

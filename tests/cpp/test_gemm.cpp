@@ -57,3 +57,29 @@ TEST_CASE("pack_dense and dense check their shapes") {
     const Mat R = Mat::Zero(3, 3);
     CHECK_THROWS_WITH(dense(random_matrix(2, 4, 2), P, Activation::none, &R), "residual must have shape (2, 3), got (3, 3)");
 }
+
+TEST_CASE("dense on packed weights skips zero inputs, and Y is the same to the bit as when it visits every k") {
+    for (Index in : {8, 255, 600})
+        for (Index out : {9, 24}) {
+            CAPTURE(in);
+            CAPTURE(out);
+            const std::uint64_t seed = std::uint64_t(in * 31 + out);
+            // 8 rows as after ReLU: rows 0-3 are 93% zeros, rows 4-7 are zeros but one entry
+            Mat X = random_matrix(8, in, seed);
+            for (Index i = 0; i < X.size(); ++i)
+                if ((std::uint64_t(i) * 2654435761u + seed) % 100 < 93) X.data()[i] = 0;
+            X.bottomRows(4).setZero();
+            X(6, in / 2) = 0.5f;
+            const Mat W = random_matrix(in, out, seed + 1);
+            const Vec b = random_matrix(1, out, seed + 2).row(0).transpose();
+            const PackedDense P = pack_dense(W, b);
+            const Mat sparse = dense(X, P, Activation::relu);  // few live k: only they are visited
+            CHECK(max_rel_error_of(sparse, expected(X, W, b, Activation::relu, nullptr)) < 1e-5);
+            // the same 8 rows above 40 rows without zeros: most k are live, and every k is visited
+            Mat tall(48, in);
+            tall.topRows(8) = X;
+            tall.bottomRows(40) = random_matrix(40, in, seed + 3);
+            const Mat full = dense(tall, P, Activation::relu);
+            CHECK((full.topRows(8).array() == sparse.array()).all());
+        }
+}
