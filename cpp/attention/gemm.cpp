@@ -16,43 +16,23 @@ constexpr Index kPanel = PackedDense::kPanel;
 constexpr Index kRows = 4;      // rows of X per micro-tile: 4 x 8 sums in eight registers
 constexpr Index kKBlock = 256;  // the shared index per pass: a panel slice of 8 KB stays in L1
 
-// acc[r] (two f32x4: 8 columns) += sum over k < kc of X(r, k) * B(k, :), r < R.
-//   X: R rows, stride ldx   B: (kc, 8) contiguous
-template <int R>
-inline void micro(Index kc, const float* X, Index ldx, const float* B, f32x4 (&acc)[kRows][2]) {
-    Index k = 0;
-    for (; k + 2 <= kc; k += 2) {
-        const f32x4 b0 = simd::load(B + k * kPanel), b1 = simd::load(B + k * kPanel + 4);
-        const f32x4 c0 = simd::load(B + (k + 1) * kPanel), c1 = simd::load(B + (k + 1) * kPanel + 4);
+// acc[r] (two f32x4: 8 columns) += sum over t < count of A(t, r) * B(k_t, :), r < R,
+// where k_t = live[t] (Listed), or t itself (every k of the pass).
+//   A: (count, 4) a block of rows of X, packed k-major   B: (kc, 8) contiguous
+// A's 4 entries of one k sit side by side, so the 4 splats read one address
+// with small offsets, and the loop needs only 8 sums, 2 B and 1 splat in
+// registers (V8 has 15 for SIMD). Two loops, not one with a choice per k: 2-5% faster.
+template <int R, bool Listed>
+inline void micro(Index count, const std::int32_t* live, const float* A, const float* B, f32x4 (&acc)[kRows][2]) {
+    for (Index t = 0; t < count; ++t, A += kRows) {
+        const float* b = B;
+        if constexpr (Listed)
+            b = B + Index(live[t]) * kPanel;
+        else
+            B += kPanel;
+        const f32x4 b0 = simd::load(b), b1 = simd::load(b + 4);
         for (int r = 0; r < R; ++r) {
-            const f32x4 a = simd::load_splat(X + r * ldx + k);
-            const f32x4 a1 = simd::load_splat(X + r * ldx + k + 1);
-            acc[r][0] = simd::add(acc[r][0], simd::mul(a, b0));
-            acc[r][1] = simd::add(acc[r][1], simd::mul(a, b1));
-            acc[r][0] = simd::add(acc[r][0], simd::mul(a1, c0));
-            acc[r][1] = simd::add(acc[r][1], simd::mul(a1, c1));
-        }
-    }
-    for (; k < kc; ++k) {
-        const f32x4 b0 = simd::load(B + k * kPanel), b1 = simd::load(B + k * kPanel + 4);
-        for (int r = 0; r < R; ++r) {
-            const f32x4 a = simd::load_splat(X + r * ldx + k);
-            acc[r][0] = simd::add(acc[r][0], simd::mul(a, b0));
-            acc[r][1] = simd::add(acc[r][1], simd::mul(a, b1));
-        }
-    }
-}
-
-// The same over the listed k only: live[0..count), increasing. The k left out
-// have X(r, k) = 0 in every row, and 0 times a finite weight adds nothing.
-template <int R>
-inline void micro_live(const std::int32_t* live, Index count, const float* X, Index ldx, const float* B,
-                       f32x4 (&acc)[kRows][2]) {
-    for (Index t = 0; t < count; ++t) {
-        const Index k = live[t];
-        const f32x4 b0 = simd::load(B + k * kPanel), b1 = simd::load(B + k * kPanel + 4);
-        for (int r = 0; r < R; ++r) {
-            const f32x4 a = simd::load_splat(X + r * ldx + k);
+            const f32x4 a = simd::load_splat(A + r);
             acc[r][0] = simd::add(acc[r][0], simd::mul(a, b0));
             acc[r][1] = simd::add(acc[r][1], simd::mul(a, b1));
         }
@@ -60,13 +40,12 @@ inline void micro_live(const std::int32_t* live, Index count, const float* X, In
 }
 
 // One tile of R rows and the 8 columns from col: its sums start from the bias
-// (first pass) or from what Y holds, take one block of the shared index (all
-// of it, or only its live k when live is not null), and are stored back; the
-// last pass applies the activation and adds R.
+// (first pass) or from what Y holds, take one pass of the shared index (the
+// listed k only, when live is not null), and are stored back; the last pass
+// applies the activation and adds R.
 template <int R>
-void tile(Index kc, const std::int32_t* live, Index count, const float* X, Index ldx, const float* B,
-          const float* bias, bool first, bool last, Activation act, const float* Res, Index ldr, float* Y, Index ldy,
-          Index width) {
+void tile(Index count, const std::int32_t* live, const float* A, const float* B, const float* bias, bool first,
+          bool last, Activation act, const float* Res, Index ldr, float* Y, Index ldy, Index width) {
     f32x4 acc[kRows][2];
     float edge[kRows][kPanel];  // the last panel's columns past out: never read from or written to Y
     const bool full = width == kPanel;
@@ -85,9 +64,9 @@ void tile(Index kc, const std::int32_t* live, Index count, const float* X, Index
         }
     }
     if (live)
-        micro_live<R>(live, count, X, ldx, B, acc);
+        micro<R, true>(count, live, A, B, acc);
     else
-        micro<R>(kc, X, ldx, B, acc);
+        micro<R, false>(count, live, A, B, acc);
     for (int r = 0; r < R; ++r) {
         if (last) {
             if (act == Activation::relu) {
@@ -117,6 +96,24 @@ void tile(Index kc, const std::int32_t* live, Index count, const float* X, Index
     }
 }
 
+// Rows [i, i + rows) and columns [k0, k0 + kc) of X, packed k-major into A
+// (kc, 4) (0 for the rows past the last); live gets the k where one of the
+// rows is not 0. Returns how many.
+Index pack_block(const float* X, Index ldx, Index rows, Index kc, float* A, std::int32_t* live) {
+    Index n = 0;
+    for (Index k = 0; k < kc; ++k) {
+        bool any = false;
+        for (Index r = 0; r < kRows; ++r) {
+            const float x = r < rows ? X[r * ldx + k] : 0.0f;
+            A[k * kRows + r] = x;
+            any |= x != 0;
+        }
+        live[n] = std::int32_t(k);
+        n += any;
+    }
+    return n;
+}
+
 }  // namespace
 
 PackedDense pack_dense(const MatRef& W, const VecRef& b) {
@@ -138,49 +135,49 @@ PackedDense pack_dense(const MatRef& W, const VecRef& b) {
 void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Activation act, const float* R,
                   Index ldr, float* Y, Index ldy) {
     const Index panels = W.panel_count(), blocks = (m + kRows - 1) / kRows;
-    // per block of rows, the k of this pass where one of its rows is not 0
-    // (kept between calls: no allocation once the largest m has been seen)
+    // one pass's blocks of rows, packed, and their live k (kept between
+    // calls: no allocation once the largest m has been seen)
+    static thread_local std::vector<float> packed;
     static thread_local std::vector<std::int32_t> live;
     static thread_local std::vector<Index> counts;
-    live.resize(size_t(std::max(live.size(), size_t(blocks * kKBlock))));
-    counts.resize(size_t(std::max(counts.size(), size_t(blocks))));
+    packed.resize(std::max(packed.size(), size_t(blocks * kKBlock * kRows)));
+    live.resize(std::max(live.size(), size_t(blocks * kKBlock)));
+    counts.resize(std::max(counts.size(), size_t(blocks)));
     for (Index k0 = 0; k0 < W.in; k0 += kKBlock) {
         const Index kc = std::min(kKBlock, W.in - k0);
         const bool first = k0 == 0, last = k0 + kc == W.in;
         Index total = 0;
         for (Index b = 0; b < blocks; ++b) {
-            const Index rows = std::min(kRows, m - b * kRows);
-            const float* x = X + b * kRows * ldx + k0;
-            std::int32_t* list = live.data() + b * kKBlock;
-            Index n = 0;
-            for (Index k = 0; k < kc; ++k) {
-                bool any = false;
-                for (Index r = 0; r < rows; ++r) any |= x[r * ldx + k] != 0;
-                list[n] = std::int32_t(k);
-                n += any;
-            }
-            counts[size_t(b)] = n;
-            total += n;
+            counts[size_t(b)] = pack_block(X + b * kRows * ldx + k0, ldx, std::min(kRows, m - b * kRows), kc,
+                                           packed.data() + b * kKBlock * kRows, live.data() + b * kKBlock);
+            total += counts[size_t(b)];
         }
-        // ReLU's output is mostly 0 (93% in the encoder's feed-forward layers):
-        // then only the live k are visited, else every k at the full speed of micro()
+        // ReLU's output is mostly 0 (93% of the encoder's feed-forward
+        // activations): then each block keeps only its live k (moved to the
+        // front of its A) and visits those; else every k
         const bool skip = total * 4 < blocks * kc * 3;
+        if (skip)
+            for (Index b = 0; b < blocks; ++b) {
+                float* A = packed.data() + b * kKBlock * kRows;
+                const std::int32_t* list = live.data() + b * kKBlock;
+                for (Index t = 0; t < counts[size_t(b)]; ++t)  // list[t] >= t: moving forward overwrites nothing unread
+                    std::copy_n(A + list[t] * kRows, kRows, A + t * kRows);
+            }
         for (Index p = 0; p < panels; ++p) {
             const Index col = p * kPanel, width = std::min(kPanel, W.out - col);
             const float* B = W.panels.data() + (p * W.in + k0) * kPanel;
             const float* bias = W.bias.data() + col;
             for (Index b = 0; b < blocks; ++b) {
-                const Index i = b * kRows;
-                const float* x = X + i * ldx + k0;
+                const Index i = b * kRows, count = skip ? counts[size_t(b)] : kc;
                 const std::int32_t* list = skip ? live.data() + b * kKBlock : nullptr;
-                const Index n = counts[size_t(b)];
+                const float* A = packed.data() + b * kKBlock * kRows;
                 const float* res = R ? R + i * ldr + col : nullptr;
                 float* y = Y + i * ldy + col;
                 switch (std::min(kRows, m - i)) {
-                    case 4: tile<4>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
-                    case 3: tile<3>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
-                    case 2: tile<2>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
-                    default: tile<1>(kc, list, n, x, ldx, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 4: tile<4>(count, list, A, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 3: tile<3>(count, list, A, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    case 2: tile<2>(count, list, A, B, bias, first, last, act, res, ldr, y, ldy, width); break;
+                    default: tile<1>(count, list, A, B, bias, first, last, act, res, ldr, y, ldy, width); break;
                 }
             }
         }
