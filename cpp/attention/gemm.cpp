@@ -160,8 +160,8 @@ void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Acti
             for (Index b = 0; b < blocks; ++b) {
                 float* A = packed.data() + b * kKBlock * kRows;
                 const std::int32_t* list = live.data() + b * kKBlock;
-                for (Index t = 0; t < counts[size_t(b)]; ++t)  // list[t] >= t: moving forward overwrites nothing unread
-                    std::copy_n(A + list[t] * kRows, kRows, A + t * kRows);
+                for (Index t = 0; t < counts[size_t(b)]; ++t)  // list[t] >= t: a move forward overwrites nothing unread
+                    if (list[t] != t) std::copy_n(A + list[t] * kRows, kRows, A + t * kRows);
             }
         for (Index p = 0; p < panels; ++p) {
             const Index col = p * kPanel, width = std::min(kPanel, W.out - col);
