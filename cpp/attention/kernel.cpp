@@ -147,8 +147,9 @@ bool scores_surely_finite(const MatRef& Q, const MatRef& K, Index n_keys, double
 // ---- micro-kernels: 8 accumulators in registers ---------------------------
 
 // Scores of 4 queries against 8 keys, stored key-major: st[j][r] = sum_c q[c][r] k[c][j].
+// Returns top raised to each query's largest of these 8 scores.
 //   q: (d, 4) packed queries   k: (d, 8) one key panel   st: (8, 4)
-inline void micro_scores(const float* q, const float* k, Index d, float* st) {
+inline f32x4 micro_scores(const float* q, const float* k, Index d, float* st, f32x4 top) {
     f32x4 c00 = simd::splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
     for (Index c = 0; c < d; ++c, q += kRows, k += kPanel) {
         const f32x4 k0 = simd::load(k), k1 = simd::load(k + 4);
@@ -170,6 +171,8 @@ inline void micro_scores(const float* q, const float* k, Index d, float* st) {
     simd::transpose(c01, c11, c21, c31);
     const f32x4 keys[8] = {c00, c10, c20, c30, c01, c11, c21, c31};
     for (int j = 0; j < 8; ++j) simd::store(st + j * kRows, keys[j]);
+    return simd::max(top, simd::max(simd::max(simd::max(c00, c10), simd::max(c20, c30)),
+                                    simd::max(simd::max(c01, c11), simd::max(c21, c31))));
 }
 
 // o[r][c] = o[r][c] * alpha[r] + sum_j p[j][r] v[j][c], for 4 queries and 8 columns.
@@ -230,9 +233,11 @@ struct Kernel {
     // One block against keys [j0, j1) of a tile (j0 a multiple of 8).
     void tile(Block& b, Index j0, Index j1) {
         const Index d = Q.cols(), n = round_up(j1 - j0, kPanel);
-        // pass 1: scores, 8 keys at a time (the last panel may run past j1)
+        // pass 1: scores, 8 keys at a time (the last panel may run past j1),
+        // and each query's largest
+        f32x4 top = simd::splat(kNegInf);
         for (Index p = 0; p < n; p += kPanel)
-            micro_scores(b.q, kp.get() + (j0 + p) * d, d, st.get() + p * kRows);
+            top = micro_scores(b.q, kp.get() + (j0 + p) * d, d, st.get() + p * kRows, top);
         if (careful)
             for (Index e = 0; e < n * kRows; ++e)
                 if (!(std::abs(st[size_t(e)]) <= FLT_MAX))
@@ -241,12 +246,14 @@ struct Kernel {
         // when it is padding (j >= keys) or, with causal, after it (j > i)
         if (j0 + n > keys || (o.causal && j0 + n - 1 > b.i0)) {
             const f32x4 rows = simd::set(float(b.i0), float(b.i0 + 1), float(b.i0 + 2), float(b.i0 + 3));
+            top = simd::splat(kNegInf);  // the largest may be hidden: found again among what is seen
             for (Index j = 0; j < n; ++j) {
                 float* s = st.get() + j * kRows;
                 if (j0 + j >= keys)
                     simd::store(s, simd::splat(kNegInf));
                 else if (o.causal)
                     simd::store(s, simd::select_lt(rows, simd::splat(float(j0 + j)), simd::splat(kNegInf), simd::load(s)));
+                top = simd::max(top, simd::load(s));
             }
         }
         if (weights)
@@ -255,8 +262,6 @@ struct Kernel {
         // pass 3: online softmax. The new maximum m' rescales what was summed
         // so far by alpha = 2^(m - m'); a query that has seen no key yet keeps
         // m = -inf and subtracts 0 instead, so its terms stay 2^-inf = 0.
-        f32x4 top = simd::splat(kNegInf);
-        for (Index j = 0; j < n; ++j) top = simd::max(top, simd::load(st.get() + j * kRows));
         const f32x4 m_new = simd::max(b.m, top);
         const f32x4 shift = simd::select_lt(m_new, simd::splat(-FLT_MAX), simd::splat(0), m_new);
         const f32x4 alpha = simd::exp2_nonpositive(simd::sub(b.m, shift));

@@ -102,6 +102,28 @@ TEST_CASE("kernel: scores far apart (weights that underflow to 0) and a large sc
     check_rows_sum_to_one_or_zero(r.weights);
 }
 
+TEST_CASE("kernel: a hidden key with a far larger score does not set the softmax's shift") {
+    // key 1 scores 2000 with every query, key 0 scores 0: hidden by the causal
+    // mask from query 0, and as padding from all; were its score the tile's
+    // maximum, 2^(0 - 2000 log2 e) would leave the seen key a weight of 0
+    Mat Q = Mat::Zero(2, 2), K = Mat::Zero(3, 2);
+    Q.col(0).setConstant(40);
+    K(1, 0) = 50;
+    const Mat V = random_matrix(3, 2, 9);
+    KernelOptions causal;
+    causal.causal = true;
+    const KernelResult c = attention_kernel(Q, K, V, causal, /*with_weights=*/true);
+    CHECK(c.weights(0, 0) == doctest::Approx(1));
+    CHECK(max_rel_error(Mat(c.output.row(0)), Mat(V.row(0))) < 1e-6);
+    KernelOptions padded;
+    padded.valid_length = 1;
+    const KernelResult p = attention_kernel(Q, K, V, padded, /*with_weights=*/true);
+    for (Index i = 0; i < 2; ++i) {
+        CHECK(p.weights(i, 0) == doctest::Approx(1));
+        CHECK(max_rel_error(Mat(p.output.row(i)), Mat(V.row(0))) < 1e-6);
+    }
+}
+
 TEST_CASE("kernel: large values are summed without overflow") {
     const Mat Q = random_matrix(6, 4, 1), K = random_matrix(300, 4, 2);
     Mat V = random_matrix(300, 3, 3);
