@@ -96,9 +96,9 @@ void tile(Index count, const std::int32_t* live, const float* A, const float* B,
     }
 }
 
-// Rows [i, i + rows) and columns [k0, k0 + kc) of X, packed k-major into A
-// (kc, 4) (0 for the rows past the last); live gets the k where one of the
-// rows is not 0. Returns how many.
+// The first kc columns of `rows` rows of X (stride ldx), packed k-major into
+// A (kc, 4), 0 for the rows past `rows`; live gets the k where one of the rows
+// is not 0. Returns how many.
 Index pack_block(const float* X, Index ldx, Index rows, Index kc, float* A, std::int32_t* live) {
     Index n = 0;
     for (Index k = 0; k < kc; ++k) {

@@ -103,9 +103,10 @@ TEST_CASE("kernel: scores far apart (weights that underflow to 0) and a large sc
 }
 
 TEST_CASE("kernel: a hidden key with a far larger score does not set the softmax's shift") {
-    // key 1 scores 2000 with every query, key 0 scores 0: hidden by the causal
-    // mask from query 0, and as padding from all; were its score the tile's
-    // maximum, 2^(0 - 2000 log2 e) would leave the seen key a weight of 0
+    // key 1 scores 2000 with every query, key 0 scores 0; the causal mask
+    // hides key 1 from query 0: were its score the tile's maximum,
+    // 2^(0 - 2000 log2 e) would leave the seen key a weight of 0. As padding
+    // (valid_length 1) key 1 is never scored: the same weights must come out
     Mat Q = Mat::Zero(2, 2), K = Mat::Zero(3, 2);
     Q.col(0).setConstant(40);
     K(1, 0) = 50;
