@@ -21,58 +21,33 @@ int utf8_length(unsigned char b) {
     return 0;
 }
 
-// Merges consecutive unknown pieces (id 0) into one.
-template <class Piece>
-void merge_unknown_runs(std::vector<Piece>& pieces, const std::function<bool(const Piece&)>& unknown,
-                        const std::function<void(Piece&, const Piece&)>& join) {
-    std::vector<Piece> merged;
-    for (const Piece& p : pieces) {
-        if (!merged.empty() && unknown(p) && unknown(merged.back()))
-            join(merged.back(), p);
+// Merges consecutive unknown pieces (id 0) into one, in place: join(into, next).
+template <class Piece, class Unknown, class Join>
+void merge_unknown_runs(std::vector<Piece>& pieces, Unknown unknown, Join join) {
+    size_t kept = 0;
+    for (size_t i = 0; i < pieces.size(); ++i) {
+        if (kept > 0 && unknown(pieces[i]) && unknown(pieces[kept - 1]))
+            join(pieces[kept - 1], pieces[i]);
         else
-            merged.push_back(p);
+            pieces[kept++] = pieces[i];
     }
-    pieces = std::move(merged);
+    pieces.resize(kept);
 }
 
-// "▁" + text with every space replaced by ▁ ("" stays "").
-std::u32string mark_words(std::string_view text) {
-    require(text.size() <= kMaxTextBytes, "text is too long: " + std::to_string(text.size()) +
-                                              " bytes, at most " + std::to_string(kMaxTextBytes));
-    std::u32string s = utf8_decode(text);
-    if (s.empty()) return s;
-    std::replace(s.begin(), s.end(), kSpace, kWordStart);
-    return kWordStart + s;
+// out = "▁" + text with every space replaced by ▁ ("" stays ""); out's room is reused.
+void mark_words(std::string_view text, std::u32string& out) {
+    if (text.size() > kMaxTextBytes)
+        fail("text is too long: " + std::to_string(text.size()) + " bytes, at most " + std::to_string(kMaxTextBytes));
+    out.assign(1, kWordStart);
+    utf8_decode_append(text, out);
+    if (out.size() == 1) out.clear();
+    std::replace(out.begin(), out.end(), kSpace, kWordStart);
 }
 
-}  // namespace
-
-std::u32string utf8_decode(std::string_view text) {
-    std::u32string out;
-    out.reserve(text.size());
-    for (size_t i = 0; i < text.size();) {
-        const auto b = static_cast<unsigned char>(text[i]);
-        const int n = utf8_length(b);
-        require(n > 0 && i + size_t(n) <= text.size(),
-                "text is not valid UTF-8 (byte " + std::to_string(i) + ")");
-        char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-        for (int k = 1; k < n; ++k) {
-            const auto cont = static_cast<unsigned char>(text[i + size_t(k)]);
-            require((cont & 0xC0) == 0x80, "text is not valid UTF-8 (byte " + std::to_string(i + size_t(k)) + ")");
-            c = (c << 6) | (cont & 0x3F);
-        }
-        // reject overlong forms and values past U+10FFFF
-        require(!(n == 3 && c < 0x800) && !(n == 4 && (c < 0x10000 || c > 0x10FFFF)),
-                "text is not valid UTF-8 (byte " + std::to_string(i) + ")");
-        out.push_back(c);
-        i += size_t(n);
-    }
-    return out;
-}
-
-std::string utf8_encode(const std::u32string& text) {
-    std::string out;
-    for (char32_t c : text) {
+// The UTF-8 of code points [begin, end), appended to out.
+void utf8_append(const char32_t* begin, const char32_t* end, std::string& out) {
+    for (const char32_t* p = begin; p != end; ++p) {
+        const char32_t c = *p;
         if (c < 0x80) {
             out += char(c);
         } else if (c < 0x800) {
@@ -89,6 +64,42 @@ std::string utf8_encode(const std::u32string& text) {
             out += char(0x80 | (c & 0x3F));
         }
     }
+}
+
+// ▁ in UTF-8
+constexpr std::string_view kWordStartUtf8 = "\xE2\x96\x81";
+
+}  // namespace
+
+void utf8_decode_append(std::string_view text, std::u32string& out) {
+    const auto invalid = [](size_t at) { fail("text is not valid UTF-8 (byte " + std::to_string(at) + ")"); };
+    for (size_t i = 0; i < text.size();) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        const int n = utf8_length(b);
+        if (n == 0 || i + size_t(n) > text.size()) invalid(i);
+        char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+        for (int k = 1; k < n; ++k) {
+            const auto cont = static_cast<unsigned char>(text[i + size_t(k)]);
+            if ((cont & 0xC0) != 0x80) invalid(i + size_t(k));
+            c = (c << 6) | (cont & 0x3F);
+        }
+        // reject overlong forms and values past U+10FFFF
+        if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF))) invalid(i);
+        out.push_back(c);
+        i += size_t(n);
+    }
+}
+
+std::u32string utf8_decode(std::string_view text) {
+    std::u32string out;
+    out.reserve(text.size());
+    utf8_decode_append(text, out);
+    return out;
+}
+
+std::string utf8_encode(const std::u32string& text) {
+    std::string out;
+    utf8_append(text.data(), text.data() + text.size(), out);
     return out;
 }
 
@@ -134,74 +145,98 @@ void Vocabulary::prefixes(const std::u32string& text, size_t start, std::vector<
     }
 }
 
-Tokens tokenize(const Vocabulary& vocab, std::string_view text) {
-    const std::u32string s = mark_words(text);
-    const size_t n = s.size();
+namespace {
 
-    // The lattice: every piece that matches at each position, grouped by the
-    // position where it ends (starts ascending); the one-character unknown
-    // piece where nothing matches.
-    struct Edge {
-        size_t start;
-        Index id;
-        double score;
-    };
-    std::vector<std::vector<Edge>> ending(n + 1);
-    std::vector<Vocabulary::Match> matches;
-    for (size_t i = 0; i < n; ++i) {
-        vocab.prefixes(s, i, matches);
-        if (matches.empty()) ending[i + 1].push_back({i, 0, 0.0});
-        for (const auto& m : matches) ending[i + size_t(m.length)].push_back({i, m.id, vocab.score(m.id)});
-    }
-
-    // Forward: the best total score of a segmentation of s[0..end) and the
-    // id of its last piece. 0 means "not reached yet".
-    std::vector<double> best(n + 1, 0.0);
-    std::vector<Index> last(n + 1, 0);
-    for (size_t end = 1; end <= n; ++end)
-        for (const Edge& e : ending[end]) {
-            const double total = e.score + best[e.start];
-            if (best[end] == 0.0 || total >= best[end]) {
-                best[end] = total;
-                last[end] = e.id;
-            }
-        }
-
-    // Backward: from the end, step back by the length of each last piece.
+// What one tokenize keeps for the next: the room of each buffer.
+struct Lattice {
+    std::u32string s;                       // the marked text
+    std::vector<Vocabulary::Match> matches; // the pieces matching at one position
+    std::vector<double> best;               // (n + 1) best total score of s[0..end); 0: not reached yet
+    std::vector<Index> last;                // (n + 1) the id of that segmentation's last piece
     struct Span {
         Index id;
         size_t begin, end;  // code points of s
     };
     std::vector<Span> spans;
+};
+
+}  // namespace
+
+void tokenize_into(const Vocabulary& vocab, std::string_view text, Tokens& t) {
+    static thread_local Lattice lattice;
+    Lattice& L = lattice;
+    mark_words(text, L.s);
+    const std::u32string& s = L.s;
+    const size_t n = s.size();
+
+    // Forward, over the lattice of every piece that matches at each position
+    // (the one-character unknown piece where nothing does): a piece from
+    // start to end offers best[start] + its score to best[end]. Positions are
+    // taken in order, so best[start] is final when its pieces are offered, and
+    // each end hears its pieces by ascending start (ties: the later start).
+    L.best.assign(n + 1, 0.0);
+    L.last.assign(n + 1, 0);
+    const auto offer = [&](size_t start, size_t end, Index id, double score) {
+        const double total = score + L.best[start];
+        if (L.best[end] == 0.0 || total >= L.best[end]) {
+            L.best[end] = total;
+            L.last[end] = id;
+        }
+    };
+    for (size_t i = 0; i < n; ++i) {
+        vocab.prefixes(s, i, L.matches);
+        if (L.matches.empty()) offer(i, i + 1, 0, 0.0);
+        for (const auto& m : L.matches) offer(i, i + size_t(m.length), m.id, vocab.score(m.id));
+    }
+
+    // Backward: from the end, step back by the length of each last piece.
+    L.spans.clear();
     for (std::ptrdiff_t at = std::ptrdiff_t(n); at > 0;) {
-        const Index id = last[size_t(at)];
+        const Index id = L.last[size_t(at)];
         const std::ptrdiff_t back = std::ptrdiff_t(vocab.utf16_length(id));
-        spans.push_back({id, size_t(std::max<std::ptrdiff_t>(at - back, 0)), size_t(at)});
+        L.spans.push_back({id, size_t(std::max<std::ptrdiff_t>(at - back, 0)), size_t(at)});
         at -= back;
     }
-    std::reverse(spans.begin(), spans.end());
-    merge_unknown_runs<Span>(
-        spans, [](const Span& p) { return p.id == 0; }, [](Span& into, const Span& next) { into.end = next.end; });
+    std::reverse(L.spans.begin(), L.spans.end());
+    merge_unknown_runs(
+        L.spans, [](const Lattice::Span& p) { return p.id == 0; },
+        [](Lattice::Span& into, const Lattice::Span& next) { into.end = next.end; });
 
-    Tokens t;
-    for (const Span& sp : spans) {
-        t.ids.push_back(sp.id);
-        t.pieces.push_back(utf8_encode(s.substr(sp.begin, sp.end - sp.begin)));
+    t.ids.resize(L.spans.size());
+    t.pieces.resize(L.spans.size());
+    for (size_t k = 0; k < L.spans.size(); ++k) {
+        t.ids[k] = L.spans[k].id;
+        t.pieces[k].clear();
+        utf8_append(s.data() + L.spans[k].begin, s.data() + L.spans[k].end, t.pieces[k]);
     }
     group_words(t);
+}
+
+Tokens tokenize(const Vocabulary& vocab, std::string_view text) {
+    Tokens t;
+    tokenize_into(vocab, text, t);
     return t;
 }
 
 void group_words(Tokens& t) {
-    t.words.clear();
-    t.word_of_piece.clear();
-    for (const std::string& piece : t.pieces) {
-        std::u32string text = utf8_decode(piece);
-        if (t.words.empty() || (!text.empty() && text.front() == kWordStart)) t.words.emplace_back();
-        text.erase(std::remove(text.begin(), text.end(), kWordStart), text.end());
-        t.words.back() += utf8_encode(text);
-        t.word_of_piece.push_back(Index(t.words.size() - 1));
+    size_t words = 0;
+    t.word_of_piece.resize(t.pieces.size());
+    for (size_t k = 0; k < t.pieces.size(); ++k) {
+        const std::string_view piece = t.pieces[k];
+        if (words == 0 || piece.substr(0, kWordStartUtf8.size()) == kWordStartUtf8) {
+            if (t.words.size() <= words) t.words.emplace_back();
+            t.words[words++].clear();
+        }
+        // the piece without its ▁ (UTF-8 never holds those 3 bytes inside another character)
+        for (size_t at = 0; at < piece.size();) {
+            const size_t mark = piece.find(kWordStartUtf8, at);
+            t.words[words - 1].append(piece.substr(at, mark == std::string_view::npos ? std::string_view::npos : mark - at));
+            if (mark == std::string_view::npos) break;
+            at = mark + kWordStartUtf8.size();
+        }
+        t.word_of_piece[k] = Index(words - 1);
     }
+    t.words.resize(words);
 }
 
 void keep_pieces(Tokens& t, size_t n) {
@@ -212,7 +247,8 @@ void keep_pieces(Tokens& t, size_t n) {
 }
 
 std::vector<Index> tokenize_reference(const Vocabulary& vocab, std::string_view text) {
-    const std::u32string s = mark_words(text);
+    std::u32string s;
+    mark_words(text, s);
     const size_t n = s.size();
     // the piece (highest id wins among repeats) of each length matching at each position
     auto matches_at = [&](size_t start) {
@@ -254,7 +290,7 @@ std::vector<Index> tokenize_reference(const Vocabulary& vocab, std::string_view 
         return winner;
     };
     std::vector<Index> ids = best(n).second;
-    merge_unknown_runs<Index>(
+    merge_unknown_runs(
         ids, [](const Index& id) { return id == 0; }, [](Index&, const Index&) {});
     return ids;
 }

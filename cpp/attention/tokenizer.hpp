@@ -64,6 +64,7 @@ struct Tokens {
 // Code points of UTF-8 text; surrogate code points (from lone UTF-16
 // surrogates) are kept as they are. Throws on bytes that are not UTF-8.
 std::u32string utf8_decode(std::string_view text);
+void utf8_decode_append(std::string_view text, std::u32string& out);
 std::string utf8_encode(const std::u32string& text);
 
 // Tokenizes text that is already NFKC-normalised (the JS API normalises with
@@ -75,6 +76,9 @@ std::string utf8_encode(const std::u32string& text);
 // and is reached by an unknown piece.
 //   text: at most kMaxTextBytes bytes; "" gives no pieces.
 Tokens tokenize(const Vocabulary& vocab, std::string_view text);
+// The same into t, reusing its room and the search's (kept per thread): no
+// allocation when the text is no longer than one tokenized before.
+void tokenize_into(const Vocabulary& vocab, std::string_view text, Tokens& t);
 
 constexpr size_t kMaxTextBytes = 100000;
 
