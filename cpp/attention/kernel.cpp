@@ -6,7 +6,6 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <vector>
 
 namespace attn {
@@ -24,10 +23,22 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 Index round_up(Index x, Index m) { return (x + m - 1) / m * m; }
 
-// A buffer that every pass writes before it reads: no zeroing (a memset of
-// every buffer was a third of a small call).
-using Buffer = std::unique_ptr<float[]>;
-Buffer uninitialized(Index size) { return Buffer(new float[size_t(size)]); }
+// The kernel's buffers, kept per thread between calls: after the first call
+// of a size, a call allocates nothing (the encoder runs 16 heads per sentence).
+// Every pass writes a buffer before it reads it: no zeroing (a memset of every
+// buffer was a third of a small call).
+struct Scratch {
+    std::vector<float> keys, values, shrink, st, q, o, zeros;
+};
+Scratch& scratch() {
+    static thread_local Scratch s;
+    return s;
+}
+// At least `size` floats of buf.
+float* room(std::vector<float>& buf, Index size) {
+    if (buf.size() < size_t(size)) buf.resize(size_t(size));
+    return buf.data();
+}
 
 // The largest |entry| of the first `rows` rows of M (finite entries, checked before).
 float max_abs(const MatRef& M, Index rows) {
@@ -67,23 +78,23 @@ void interleave4(const float* const rows[4], Index d, float scale, float* out, I
 }
 
 // Row i of M, or a row of zeros past the last.
-const float* row_or_zeros(const MatRef& M, Index i, Index rows, const std::vector<float>& zeros) {
-    return i < rows ? M.data() + i * M.outerStride() : zeros.data();
+const float* row_or_zeros(const MatRef& M, Index i, Index rows, const float* zeros) {
+    return i < rows ? M.data() + i * M.outerStride() : zeros;
 }
 
 // K -> panels of 8 keys, key-minor: out[p][c][j] = K(8p + j, c); 0 for keys >= n_keys.
 //   -> (ceil(n_keys / 8), d, 8)
-Buffer pack_keys(const MatRef& K, Index n_keys, const std::vector<float>& zeros) {
+const float* pack_keys(const MatRef& K, Index n_keys, const float* zeros, std::vector<float>& buf) {
     const Index d = K.cols();
-    Buffer out = uninitialized(round_up(n_keys, kPanel) * d);
+    float* out = room(buf, round_up(n_keys, kPanel) * d);
     for (Index j = 0; j < n_keys; j += 4) {
         const float* rows[4] = {row_or_zeros(K, j, n_keys, zeros), row_or_zeros(K, j + 1, n_keys, zeros),
                                 row_or_zeros(K, j + 2, n_keys, zeros), row_or_zeros(K, j + 3, n_keys, zeros)};
-        interleave4(rows, d, 1.0f, out.get() + (j / kPanel) * d * kPanel + j % kPanel, kPanel);
+        interleave4(rows, d, 1.0f, out + (j / kPanel) * d * kPanel + j % kPanel, kPanel);
     }
     if (n_keys % kPanel && n_keys % kPanel <= 4)  // the last panel's second half: no key
         for (Index c = 0; c < d; ++c)
-            std::fill_n(out.get() + (n_keys / kPanel) * d * kPanel + c * kPanel + 4, 4, 0.0f);
+            std::fill_n(out + (n_keys / kPanel) * d * kPanel + c * kPanel + 4, 4, 0.0f);
     return out;
 }
 
@@ -96,19 +107,21 @@ Buffer pack_keys(const MatRef& K, Index n_keys, const std::vector<float>& zeros)
 struct Values {
     const float* data;
     Index panel, stride;
-    std::vector<float> packed;  // (ceil(d_v / 8), n_keys, 8) when copied
-    std::vector<float> shrink;  // (d_v)
+    bool copied;          // data is the packed copy: (ceil(d_v / 8), n_keys, 8)
+    const float* shrink;  // (d_v)
 };
 
-void pack_values(const MatRef& V, Index n_keys, Values& out) {
+Values pack_values(const MatRef& V, Index n_keys, Scratch& buf) {
     const Index dv = V.cols();
-    out.shrink.assign(size_t(dv), 1.0f);
+    float* shrink = room(buf.shrink, dv);
+    std::fill_n(shrink, dv, 1.0f);
+    Values out{nullptr, 0, 0, false, shrink};
     bool shrunk = false;
     const double bound = double(max_abs(V, n_keys)) * double(n_keys);
     for (Index c = 0; c < dv && bound > 1e30; ++c) {
         const double sum_bound = double(V.col(c).head(n_keys).cwiseAbs().maxCoeff()) * double(n_keys);
         if (sum_bound > 1e30) {
-            out.shrink[size_t(c)] = std::ldexp(1.0f, -(std::ilogb(sum_bound / 1e30) + 1));
+            shrink[c] = std::ldexp(1.0f, -(std::ilogb(sum_bound / 1e30) + 1));
             shrunk = true;
         }
     }
@@ -116,20 +129,24 @@ void pack_values(const MatRef& V, Index n_keys, Values& out) {
         out.data = V.data();
         out.panel = kPanel;
         out.stride = V.outerStride();
-        return;
+        return out;
     }
-    out.packed.assign(size_t(round_up(dv, kPanel) * n_keys), 0.0f);
+    const Index size = round_up(dv, kPanel) * n_keys;
+    float* packed = room(buf.values, size);
+    std::fill_n(packed, size, 0.0f);
     for (Index j = 0; j < n_keys; ++j)
         for (Index c = 0; c < dv; ++c)
-            out.packed[size_t((c / kPanel) * n_keys * kPanel + j * kPanel + c % kPanel)] = V(j, c) * out.shrink[size_t(c)];
-    out.data = out.packed.data();
+            packed[(c / kPanel) * n_keys * kPanel + j * kPanel + c % kPanel] = V(j, c) * shrink[c];
+    out.data = packed;
     out.panel = n_keys * kPanel;
     out.stride = kPanel;
+    out.copied = true;
+    return out;
 }
 
 // Four queries from row i0, query-minor and scaled: out[c][r] = Q(i0 + r, c) * scale;
 // rows past the last query are 0.   -> (d, 4)
-void pack_queries(const MatRef& Q, Index i0, float scale, float* out, const std::vector<float>& zeros) {
+void pack_queries(const MatRef& Q, Index i0, float scale, float* out, const float* zeros) {
     const Index n = Q.rows();
     const float* rows[4] = {row_or_zeros(Q, i0, n, zeros), row_or_zeros(Q, i0 + 1, n, zeros),
                             row_or_zeros(Q, i0 + 2, n, zeros), row_or_zeros(Q, i0 + 3, n, zeros)};
@@ -225,9 +242,9 @@ struct Kernel {
     const KernelOptions& o;
     Index keys;                // keys any query may see: valid_length or n_k
     bool careful;              // check every score for overflow
-    Buffer kp;                 // packed keys
+    const float* kp;           // packed keys
     Values v;                  // the values, in panels of 8 columns
-    Buffer st;                 // (128, 4) scores, then probabilities, of one block and tile
+    float* st;                 // (128, 4) scores, then probabilities, of one block and tile
     Mat* weights;              // (n_q, n_k) raw scores, then weights; or null
 
     // One block against keys [j0, j1) of a tile (j0 a multiple of 8).
@@ -237,7 +254,7 @@ struct Kernel {
         // and each query's largest
         f32x4 top = simd::splat(kNegInf);
         for (Index p = 0; p < n; p += kPanel)
-            top = micro_scores(b.q, kp.get() + (j0 + p) * d, d, st.get() + p * kRows, top);
+            top = micro_scores(b.q, kp + (j0 + p) * d, d, st + p * kRows, top);
         if (careful)
             for (Index e = 0; e < n * kRows; ++e)
                 if (!(std::abs(st[size_t(e)]) <= FLT_MAX))
@@ -248,7 +265,7 @@ struct Kernel {
             const f32x4 rows = simd::set(float(b.i0), float(b.i0 + 1), float(b.i0 + 2), float(b.i0 + 3));
             top = simd::splat(kNegInf);  // the largest may be hidden: found again among what is seen
             for (Index j = 0; j < n; ++j) {
-                float* s = st.get() + j * kRows;
+                float* s = st + j * kRows;
                 if (j0 + j >= keys)
                     simd::store(s, simd::splat(kNegInf));
                 else if (o.causal)
@@ -267,7 +284,7 @@ struct Kernel {
         const f32x4 alpha = simd::exp2_nonpositive(simd::sub(b.m, shift));
         f32x4 sum = simd::splat(0);
         for (Index j = 0; j < n; ++j) {
-            float* s = st.get() + j * kRows;
+            float* s = st + j * kRows;
             const f32x4 p = simd::exp2_nonpositive(simd::sub(simd::load(s), shift));
             sum = simd::add(sum, p);
             simd::store(s, p);
@@ -280,12 +297,12 @@ struct Kernel {
         const f32x4 alphas[4] = {simd::splat(simd::lane(alpha, 0)), simd::splat(simd::lane(alpha, 1)),
                                  simd::splat(simd::lane(alpha, 2)), simd::splat(simd::lane(alpha, 3))};
         for (Index c = 0; c < V.cols(); c += kPanel)
-            micro_values(st.get(), v.data + (c / kPanel) * v.panel + j0 * v.stride, v.stride, j1 - j0,
+            micro_values(st, v.data + (c / kPanel) * v.panel + j0 * v.stride, v.stride, j1 - j0,
                          b.o + c * kRows, rescale ? alphas : nullptr);
     }
 
     // output = o / l (0 for a query that saw no key); weights = 2^(score - m) / l
-    void finish(const Block& b, Mat& output) const {
+    void finish(const Block& b, Eigen::Ref<Mat>& output) const {
         const Index dv = V.cols();
         for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r) {
             const float l = simd::lane(b.l, int(r)), m = simd::lane(b.m, int(r));
@@ -293,12 +310,12 @@ struct Kernel {
             float* out = &output(b.i0 + r, 0);
             const float* acc = b.o + r * kPanel;  // column c at acc[(c / 8) * 32 + c % 8]
             Index c = 0;
-            if (v.packed.empty())  // no column shrunk: 4 at a time
+            if (!v.copied)  // no column shrunk: 4 at a time
                 for (; c + 4 <= dv; c += 4)
                     simd::store(out + c, simd::mul(simd::load(acc + (c / kPanel) * kRows * kPanel + c % kPanel),
                                                    simd::splat(inv)));
             for (; c < dv; ++c)  // shrink is a power of 2: dividing by it is exact
-                out[c] = acc[(c / kPanel) * kRows * kPanel + c % kPanel] * inv * (1 / v.shrink[size_t(c)]);
+                out[c] = acc[(c / kPanel) * kRows * kPanel + c % kPanel] * inv * (1 / v.shrink[c]);
             if (!weights) continue;
             float* w = &(*weights)(b.i0 + r, 0);
             if (l == 0) {  // no key seen: all 0
@@ -322,27 +339,26 @@ struct Kernel {
 
 const char* kernel_simd() { return simd::kName; }
 
-KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& o,
-                              bool with_weights) {
+void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& o,
+                           Eigen::Ref<Mat> output, Mat* weights) {
     const Index nq = Q.rows(), d = Q.cols(), dv = V.cols();
-    KernelResult r;
-    r.output = Mat(nq, dv);  // every row is written by finish()
-    if (with_weights) r.weights = Mat::Zero(nq, K.rows());
+    if (weights) weights->setZero(nq, K.rows());  // no allocation when it has this shape already
     const Index keys = o.valid_length ? *o.valid_length : K.rows();
     if (keys == 0) {  // every key is padding: no query sees any
-        r.output.setZero();
-        return r;
+        output.setZero();
+        return;
     }
     // scores in log2 units: e^(s * scale) = 2^(s * scale * log2 e)
     const float q_scale = o.scale * kLog2e;
-    Kernel k{Q, K, V, o, keys, !scores_surely_finite(Q, K, keys, q_scale), {}, {}, {}, with_weights ? &r.weights : nullptr};
-    const std::vector<float> zeros(size_t(d), 0.0f);  // the rows past the last query or key
-    k.kp = pack_keys(K, keys, zeros);
-    pack_values(V, keys, k.v);
-    k.st = uninitialized(std::min(kTile, round_up(keys, kPanel)) * kRows);
+    Scratch& buf = scratch();
+    float* zeros = room(buf.zeros, d);  // the rows past the last query or key
+    std::fill_n(zeros, d, 0.0f);
+    Kernel k{Q, K, V, o, keys, !scores_surely_finite(Q, K, keys, q_scale), pack_keys(K, keys, zeros, buf.keys),
+             pack_values(V, keys, buf), room(buf.st, std::min(kTile, round_up(keys, kPanel)) * kRows), weights};
     const Index dv_pad = round_up(dv, kPanel), blocks = (nq + kRows - 1) / kRows;
     const Index group_size = std::min(kGroup, blocks);
-    const Buffer q_buf = uninitialized(group_size * d * kRows), o_buf = uninitialized(group_size * dv_pad * kRows);
+    float* const q_buf = room(buf.q, group_size * d * kRows);
+    float* const o_buf = room(buf.o, group_size * dv_pad * kRows);
     Block group[kGroup];
     // groups of 4 blocks of 4 queries; each tile of keys meets the group's blocks in turn
     for (Index g = 0; g < blocks; g += kGroup) {
@@ -350,8 +366,8 @@ KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V,
         for (Index b = 0; b < n_blocks; ++b) {
             group[b] = Block{};
             group[b].i0 = (g + b) * kRows;
-            group[b].q = q_buf.get() + b * d * kRows;
-            group[b].o = o_buf.get() + b * dv_pad * kRows;
+            group[b].q = q_buf + b * d * kRows;
+            group[b].o = o_buf + b * dv_pad * kRows;
             pack_queries(Q, group[b].i0, q_scale, group[b].q, zeros);
             std::fill(group[b].o, group[b].o + dv_pad * kRows, 0.0f);
         }
@@ -363,8 +379,15 @@ KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V,
                 const Index block_keys = o.causal ? std::min(group_keys, group[b].i0 + kRows) : group_keys;
                 if (j0 < block_keys) k.tile(group[b], j0, std::min(j0 + kTile, block_keys));
             }
-        for (Index b = 0; b < n_blocks; ++b) k.finish(group[b], r.output);
+        for (Index b = 0; b < n_blocks; ++b) k.finish(group[b], output);
     }
+}
+
+KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& o,
+                              bool with_weights) {
+    KernelResult r;
+    r.output = Mat(Q.rows(), V.cols());  // every row is written by finish()
+    attention_kernel_into(Q, K, V, o, r.output, with_weights ? &r.weights : nullptr);
     return r;
 }
 

@@ -37,6 +37,13 @@ struct KernelResult {
 KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& options,
                               bool with_weights = false);
 
+// The same, written into output (n_q, d_v), which may be a block of a larger
+// matrix, and, when weights is given, into *weights, resized to (n_q, n_k).
+// The kernel's buffers are kept per thread: a call allocates nothing after the
+// first of its size (and weights nothing when it has that shape already).
+void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& options,
+                           Eigen::Ref<Mat> output, Mat* weights = nullptr);
+
 // "wasm-simd128", "sse2" or "scalar": the vector code compiled in.
 const char* kernel_simd();
 

@@ -1,3 +1,4 @@
+#include "allocations.hpp"
 #include "helpers.hpp"
 
 #include <limits>
@@ -154,6 +155,23 @@ TEST_CASE("kernel: views with a row stride (the heads of multi-head attention)")
     o.causal = true;
     const MatRef Q = X.middleCols(0, 8), K = X.middleCols(8, 8), V = X.middleCols(16, 8);
     CHECK(max_rel_error(attention_output(Q, K, V, o), attention_reference(Q, K, V, o).output) < 1e-5);
+}
+
+TEST_CASE("kernel: into a block of a wider matrix, as attention_kernel returns it, and a second call allocates nothing") {
+    // V's width 12 is not a multiple of 8: the values are packed, in the kept room too
+    const Mat Q = random_matrix(21, 8, 4), K = random_matrix(30, 8, 5), V = random_matrix(30, 12, 6);
+    KernelOptions o;
+    o.scale = 0.5f;
+    o.causal = true;
+    const KernelResult expected = attention_kernel(Q, K, V, o, true);
+    Mat wide = Mat::Constant(21, 20, 7.0f), weights;
+    attention_kernel_into(Q, K, V, o, wide.middleCols(4, 12), &weights);
+    CHECK(wide.middleCols(4, 12) == expected.output);
+    CHECK(weights == expected.weights);
+    CHECK((wide.leftCols(4).array() == 7.0f).all());  // the columns around it are left alone
+    CHECK((wide.rightCols(4).array() == 7.0f).all());
+    CHECK(test::allocations_during([&] { attention_kernel_into(Q, K, V, o, wide.middleCols(4, 12), &weights); }) == 0);
+    CHECK(weights == expected.weights);
 }
 
 TEST_CASE("kernel: attention_output() and attention() give the same output") {
