@@ -86,10 +86,38 @@ Encoder load_encoder(ModelFile f) {
 
 Encoder load_encoder(const std::uint8_t* data, std::size_t size) { return load_encoder(read_model_file(data, size)); }
 
-EncoderResult encode(const Encoder& e, std::string_view text, bool maps) {
-    EncoderResult r;
-    r.tokens = tokenize(e.vocab, text);
-    require(!r.tokens.ids.empty(), "the text is empty");
+namespace {
+
+// The intermediates that the result does not keep, kept per thread between
+// calls: each a buffer that only grows, viewed as the matrix of the moment.
+// (One set for every layer: an Eigen matrix per layer and intermediate kept
+// its room too, but spread the work over more memory than the cache holds and
+// made a call 8% slower at 128 pieces.)
+using Buffer = std::vector<float, Eigen::aligned_allocator<float>>;  // 16-byte aligned, as Eigen's own
+struct Workspace {
+    Buffer residual, normed, concat, a, ffn;
+    Mat mean, pooled;
+    Eigen::MatrixXd words;
+    Eigen::VectorXd pieces_in;
+};
+
+Eigen::Map<Mat> view(Buffer& buf, Index rows, Index cols) {
+    if (buf.size() < size_t(rows * cols)) buf.resize(size_t(rows * cols));
+    return Eigen::Map<Mat>(buf.data(), rows, cols);
+}
+
+void require_finite_layer(const Mat& m, size_t layer) {
+    if (!all_finite(m))  // the message is built only on failure
+        require_finite_result(m, "layer " + std::to_string(layer) + "'s query, key and value matrix");
+}
+
+}  // namespace
+
+void encode_into(const Encoder& e, std::string_view text, bool maps, EncoderResult& r) {
+    static thread_local Workspace work;
+    Workspace& w = work;
+    tokenize_into(e.vocab, text, r.tokens);
+    if (r.tokens.ids.empty()) fail("the text is empty");
     Tokens& t = r.tokens;
     r.truncated = Index(t.ids.size()) > e.max_pieces;  // the model's longest input: cut, and say so
     keep_pieces(t, size_t(e.max_pieces));
@@ -108,63 +136,92 @@ EncoderResult encode(const Encoder& e, std::string_view text, bool maps) {
         r.input.row(p) = E + (E + r.input.row(p));
     }
 
-    Mat x = r.input;
-    for (const EncoderLayer& L : e.layers) {
-        const Index d = L.width, d_h = d / e.heads;
-        const Mat residual = L.residual.in ? dense(x, L.residual) : x;                         // (T, d_out)
-        EncoderAttention layer;
-        layer.qkv = dense(layer_norm(x, L.norm1_scale, L.norm1_bias, e.norm_eps), L.qkv);    // (T, 3 d)
+    const size_t layers = e.layers.size();
+    r.attention.resize(layers);
+    r.hidden.resize(layers);
+    r.word_attention.resize(maps ? layers : 0);
+    for (size_t l = 0; l < layers; ++l) {
+        const EncoderLayer& L = e.layers[l];
+        EncoderAttention& layer = r.attention[l];
+        const Mat& x = l == 0 ? r.input : r.hidden[l - 1];                                   // (T, d)
+        const Index d = L.width, d_h = d / e.heads, d_out = L.out_width;
+        Eigen::Map<Mat> residual = L.residual.in ? view(w.residual, T, d_out) : Eigen::Map<Mat>(nullptr, 0, 0);
+        if (L.residual.in) dense_into(x, L.residual, Activation::none, nullptr, residual);     // (T, d_out)
+        Eigen::Map<Mat> normed = view(w.normed, T, d);
+        layer_norm_into(x, L.norm1_scale, L.norm1_bias, e.norm_eps, normed);
+        layer.qkv.resize(T, 3 * d);
+        dense_into(normed, L.qkv, Activation::none, nullptr, layer.qkv);                      // (T, 3 d)
         // the kernel takes finite inputs: weights that load may still overflow on the way
-        require_finite_result(layer.qkv, "layer " + std::to_string(r.attention.size()) + "'s query, key and value matrix");
+        require_finite_layer(layer.qkv, l);
         KernelOptions options;
         options.scale = Scalar(1) / std::sqrt(Scalar(d_h));
-        Mat concat(T, d);                                                                    // (T, d)
-        for (Index h = 0; h < e.heads; ++h) {
-            // head h: its columns of Q, K and V (strided views of qkv)
-            KernelResult head = attention_kernel(layer.qkv.middleCols(h * d_h, d_h),
-                                                 layer.qkv.middleCols(d + h * d_h, d_h),
-                                                 layer.qkv.middleCols(2 * d + h * d_h, d_h), options, maps);
-            concat.middleCols(h * d_h, d_h) = head.output;
-            if (maps) layer.weights.push_back(std::move(head.weights));
-        }
-        const Mat a = dense(concat, L.out, Activation::none, &residual);                    // concat W_out + b + R(x)
-        const Mat hidden = dense(layer_norm(a, L.norm2_scale, L.norm2_bias, e.norm_eps), L.ffn1, Activation::relu);
-        x = dense(hidden, L.ffn2, Activation::none, &a);                                     // a + FFN(LN(a))
-        r.hidden.push_back(x);
+        Eigen::Map<Mat> concat = view(w.concat, T, d);                                         // (T, d)
+        layer.weights.resize(maps ? size_t(e.heads) : 0);
+        for (Index h = 0; h < e.heads; ++h)
+            // head h: its columns of Q, K and V (strided views of qkv), its output into its columns of concat
+            attention_kernel_into(layer.qkv.middleCols(h * d_h, d_h), layer.qkv.middleCols(d + h * d_h, d_h),
+                                  layer.qkv.middleCols(2 * d + h * d_h, d_h), options,
+                                  concat.middleCols(h * d_h, d_h), maps ? &layer.weights[size_t(h)] : nullptr);
+        const MatRef R = L.residual.in ? MatRef(residual) : MatRef(x);
+        Eigen::Map<Mat> attended = view(w.a, T, d_out);
+        dense_into(concat, L.out, Activation::none, &R, attended);                                   // concat W_out + b + R(x)
+        Eigen::Map<Mat> normed2 = view(w.normed, T, d_out);
+        layer_norm_into(attended, L.norm2_scale, L.norm2_bias, e.norm_eps, normed2);
+        Eigen::Map<Mat> hidden = view(w.ffn, T, L.ffn1.out);
+        dense_into(normed2, L.ffn1, Activation::relu, nullptr, hidden);
+        r.hidden[l].resize(T, d_out);
+        const MatRef A = attended;
+        dense_into(hidden, L.ffn2, Activation::none, &A, r.hidden[l]);                          // a + FFN(LN(a))
 
         if (maps) {
-            std::vector<Mat> words;
-            for (const Mat& w : layer.weights) words.push_back(merge_to_words(w, t.word_of_piece, Index(t.words.size())));
-            r.word_attention.push_back(std::move(words));
+            r.word_attention[l].resize(size_t(e.heads));
+            for (Index h = 0; h < e.heads; ++h)
+                merge_to_words_into(layer.weights[size_t(h)], t.word_of_piece, Index(t.words.size()),
+                                    r.word_attention[l][size_t(h)], w.words, w.pieces_in);
         }
-        r.attention.push_back(std::move(layer));
     }
 
     // the sentence: mean over pieces, a tanh layer, unit length
-    const Mat mean = x.colwise().mean();
-    Vec v = dense(mean, e.pool).row(0).transpose().array().tanh();
-    const Scalar norm2 = std::max(v.squaredNorm(), Scalar(1e-12));
-    r.embedding = v / std::sqrt(norm2);
-    require_finite_result(r.embedding.transpose(), "the sentence embedding");
+    w.mean = r.hidden.back().colwise().mean();
+    w.pooled.resize(1, e.pool.out);
+    dense_into(w.mean, e.pool, Activation::none, nullptr, w.pooled);
+    r.embedding = w.pooled.row(0).transpose().array().tanh();
+    const Scalar norm2 = std::max(r.embedding.squaredNorm(), Scalar(1e-12));
+    r.embedding /= std::sqrt(norm2);
+    if (!all_finite(r.embedding.transpose())) require_finite_result(r.embedding.transpose(), "the sentence embedding");
+}
+
+EncoderResult encode(const Encoder& e, std::string_view text, bool maps) {
+    EncoderResult r;
+    encode_into(e, text, maps, r);
     return r;
 }
 
-Mat merge_to_words(const MatRef& A, const std::vector<Index>& word_of_piece, Index words) {
-    require(A.rows() == A.cols() && A.rows() == Index(word_of_piece.size()),
-            "merge_to_words: the map " + shape(A) + " does not fit " + std::to_string(word_of_piece.size()) + " pieces");
+void merge_to_words_into(const MatRef& A, const std::vector<Index>& word_of_piece, Index words, Mat& out,
+                         Eigen::MatrixXd& W, Eigen::VectorXd& pieces_in) {
+    if (A.rows() != A.cols() || A.rows() != Index(word_of_piece.size()))
+        fail("merge_to_words: the map " + shape(A) + " does not fit " + std::to_string(word_of_piece.size()) + " pieces");
     // summed in double: a word of 128 pieces adds 128 x 128 weights
-    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(words, words);
-    Eigen::VectorXd pieces_in = Eigen::VectorXd::Zero(words);
+    W.setZero(words, words);
+    pieces_in.setZero(words);
     for (Index i = 0; i < A.rows(); ++i) {
         const Index a = word_of_piece[size_t(i)];
-        require(a >= 0 && a < words && (i == 0 || a >= word_of_piece[size_t(i - 1)]),
-                "merge_to_words: word indices must be 0.." + std::to_string(words - 1) + " and non-decreasing");
+        if (!(a >= 0 && a < words && (i == 0 || a >= word_of_piece[size_t(i - 1)])))
+            fail("merge_to_words: word indices must be 0.." + std::to_string(words - 1) + " and non-decreasing");
         pieces_in(a) += 1;
         for (Index j = 0; j < A.cols(); ++j) W(a, word_of_piece[size_t(j)]) += A(i, j);
     }
     for (Index a = 0; a < words; ++a)
         if (pieces_in(a) > 0) W.row(a) /= pieces_in(a);
-    return W.cast<Scalar>();
+    out = W.cast<Scalar>();
+}
+
+Mat merge_to_words(const MatRef& A, const std::vector<Index>& word_of_piece, Index words) {
+    Mat out;
+    Eigen::MatrixXd W;
+    Eigen::VectorXd pieces_in;
+    merge_to_words_into(A, word_of_piece, words, out, W, pieces_in);
+    return out;
 }
 
 }  // namespace attn

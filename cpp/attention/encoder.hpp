@@ -70,11 +70,18 @@ struct EncoderResult {
 // attention weights and word maps (the embedding alone: about a fifth faster
 // on short sentences, where copying maps out is a large part of a call).
 EncoderResult encode(const Encoder& encoder, std::string_view text, bool maps = true);
+// The same into r, reusing its room (and that of the intermediates, kept per
+// thread): a text with as many pieces and words as the last one encoded into
+// r, with the same maps setting, allocates nothing.
+void encode_into(const Encoder& encoder, std::string_view text, bool maps, EncoderResult& r);
 
 // A piece-level map merged to words: the weight from word a to word b is the
 // sum over b's pieces (the attention b receives in total) averaged over a's
 // pieces (each of a's pieces asks on its own). Rows still sum to 1.
 //   A: (T, T)  word_of_piece: T word indices, 0..words-1, non-decreasing  -> (words, words)
 Mat merge_to_words(const MatRef& A, const std::vector<Index>& word_of_piece, Index words);
+// The same into out, with W (words, words) and pieces_in (words) as room for the double sums.
+void merge_to_words_into(const MatRef& A, const std::vector<Index>& word_of_piece, Index words, Mat& out,
+                         Eigen::MatrixXd& W, Eigen::VectorXd& pieces_in);
 
 }  // namespace attn

@@ -184,16 +184,26 @@ void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Acti
     }
 }
 
-Mat dense(const MatRef& X, const PackedDense& W, Activation act, const Mat* residual) {
+void dense_into(const MatRef& X, const PackedDense& W, Activation act, const MatRef* residual, Eigen::Ref<Mat> Y) {
     require_nonempty(X, "input");
-    require(X.cols() == W.in, "input must have " + std::to_string(W.in) + " columns (the layer's input width), got " +
-                                  shape(X));
-    if (residual)
-        require(residual->rows() == X.rows() && residual->cols() == W.out,
-                "residual must have shape " + shape(X.rows(), W.out) + ", got " + shape(*residual));
-    Mat Y(X.rows(), W.out);
+    if (X.cols() != W.in)  // (each message is built only when it is needed: no allocation per call)
+        fail("input must have " + std::to_string(W.in) + " columns (the layer's input width), got " + shape(X));
+    if (residual && (residual->rows() != X.rows() || residual->cols() != W.out))
+        fail("residual must have shape " + shape(X.rows(), W.out) + ", got " + shape(*residual));
+    if (Y.rows() != X.rows() || Y.cols() != W.out)
+        fail("dense: the output has shape " + shape(Y) + ", expected " + shape(X.rows(), W.out));
     dense_packed(X.rows(), X.data(), X.outerStride(), W, act, residual ? residual->data() : nullptr,
                  residual ? residual->outerStride() : 0, Y.data(), Y.outerStride());
+}
+
+Mat dense(const MatRef& X, const PackedDense& W, Activation act, const Mat* residual) {
+    Mat Y(X.rows(), W.out);
+    if (residual) {
+        const MatRef R = *residual;
+        dense_into(X, W, act, &R, Y);
+    } else {
+        dense_into(X, W, act, nullptr, Y);
+    }
     return Y;
 }
 

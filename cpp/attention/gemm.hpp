@@ -48,5 +48,7 @@ void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Acti
 
 // The same on matrices, checked:  X: (m, in)  residual: (m, out) or null  -> (m, out)
 Mat dense(const MatRef& X, const PackedDense& W, Activation act = Activation::none, const Mat* residual = nullptr);
+// The same into Y, of shape (m, out) already, overlapping neither X nor the residual.
+void dense_into(const MatRef& X, const PackedDense& W, Activation act, const MatRef* residual, Eigen::Ref<Mat> Y);
 
 }  // namespace attn

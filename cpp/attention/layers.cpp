@@ -16,23 +16,30 @@ void require_affine(const MatRef& X, const MatRef& W, const VecRef& b) {
 
 void require_norm(const MatRef& X, const VecRef& scale, const VecRef& bias, Scalar eps) {
     require_nonempty(X, "input");
-    require(scale.size() == X.cols() && bias.size() == X.cols(),
-            "layer norm scale and bias must have " + std::to_string(X.cols()) + " entries (the input width)");
-    require(eps > 0 && std::isfinite(eps), "layer norm eps must be positive, got " + number(eps));
+    if (scale.size() != X.cols() || bias.size() != X.cols())
+        fail("layer norm scale and bias must have " + std::to_string(X.cols()) + " entries (the input width)");
+    if (!(eps > 0 && std::isfinite(eps))) fail("layer norm eps must be positive, got " + number(eps));
 }
 
 }  // namespace
 
-Mat layer_norm(const MatRef& X, const VecRef& scale, const VecRef& bias, Scalar eps) {
+void layer_norm_into(const MatRef& X, const VecRef& scale, const VecRef& bias, Scalar eps, Eigen::Ref<Mat> Y) {
     require_norm(X, scale, bias, eps);
-    Mat Y(X.rows(), X.cols());
+    if (Y.rows() != X.rows() || Y.cols() != X.cols())
+        fail("layer norm: the output has shape " + shape(Y) + ", expected " + shape(X));
     const Scalar d = Scalar(X.cols());
     for (Index i = 0; i < X.rows(); ++i) {
-        const auto centred = (X.row(i).array() - X.row(i).sum() / d).eval();
-        const Scalar variance = centred.square().sum() / d;
+        auto y = Y.row(i).array();
+        y = X.row(i).array() - X.row(i).sum() / d;  // centred
+        const Scalar variance = y.square().sum() / d;
         const Scalar inv = Scalar(1) / std::sqrt(variance + eps);
-        Y.row(i) = (centred * (scale.transpose().array() * inv) + bias.transpose().array()).matrix();
+        y = y * (scale.transpose().array() * inv) + bias.transpose().array();
     }
+}
+
+Mat layer_norm(const MatRef& X, const VecRef& scale, const VecRef& bias, Scalar eps) {
+    Mat Y(X.rows(), X.cols());
+    layer_norm_into(X, scale, bias, eps, Y);
     return Y;
 }
 

@@ -11,6 +11,8 @@ namespace attn {
 //   y = (x - mean) / sqrt(var + eps) * scale + bias     var: mean of (x - mean)^2
 //   X: (n, d)  scale, bias: (d)  -> (n, d)
 Mat layer_norm(const MatRef& X, const VecRef& scale, const VecRef& bias, Scalar eps);
+// The same into Y, of X's shape already (Y may be X).
+void layer_norm_into(const MatRef& X, const VecRef& scale, const VecRef& bias, Scalar eps, Eigen::Ref<Mat> Y);
 
 //   X W + b     X: (n, d_in)  W: (d_in, d_out)  b: (d_out)  -> (n, d_out)
 Mat dense(const MatRef& X, const MatRef& W, const VecRef& b);

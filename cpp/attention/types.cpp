@@ -30,6 +30,8 @@ void require_work(double work, const std::string& what) {
              std::to_string(std::int64_t(kMaxWork)) + ")");
 }
 
+bool all_finite(const MatRef& m) { return m.allFinite(); }
+
 void require_finite_result(const MatRef& m, const std::string& what) {
     if (m.allFinite()) return;  // one vectorised pass first
     for (Index i = 0; i < m.rows(); ++i)

@@ -7,14 +7,21 @@
 
 namespace attn::js {
 
-static std::map<int, std::unique_ptr<Encoder>>& encoders() {
-    static std::map<int, std::unique_ptr<Encoder>> loaded;
+// An encoder and its last results (with maps, and the embedding alone), whose
+// room the next encode and embed reuse.
+struct Loaded {
+    Encoder encoder;
+    EncoderResult with_maps, embedding_only;
+};
+
+static std::map<int, std::unique_ptr<Loaded>>& encoders() {
+    static std::map<int, std::unique_ptr<Loaded>> loaded;
     return loaded;
 }
 
-static const Encoder& encoder_of(const val& o) {
+static Loaded& encoder_of(const val& o) {
     const auto found = encoders().find(o["handle"].as<int>());
-    require(found != encoders().end(), "this encoder was deleted");
+    if (found == encoders().end()) fail("this encoder was deleted");
     return *found->second;
 }
 
@@ -22,7 +29,8 @@ val raw_encoder_load(val o) {
     return guarded([&] {
         static int next_handle = 1;
         const std::vector<std::uint8_t> bytes = to_bytes(o["bytes"]);
-        auto encoder = std::make_unique<Encoder>(load_encoder(bytes.data(), bytes.size()));
+        auto loaded = std::make_unique<Loaded>(Loaded{load_encoder(bytes.data(), bytes.size()), {}, {}});
+        const Encoder* encoder = &loaded->encoder;
         val out = val::object();
         out.set("handle", next_handle);
         out.set("vocabulary", int(encoder->vocab.size()));
@@ -32,23 +40,29 @@ val raw_encoder_load(val o) {
         for (const EncoderLayer& L : encoder->layers) widths.call<void>("push", int(L.width));
         out.set("layerWidths", widths);
         out.set("embeddingWidth", int(encoder->pool.out));
-        encoders().emplace(next_handle++, std::move(encoder));
+        encoders().emplace(next_handle++, std::move(loaded));
         return out;
     });
 }
 
 val raw_encoder_encode(val o) {
     return guarded([&] {
-        EncoderResult r = encode(encoder_of(o), o["text"].as<std::string>());
-        std::vector<std::vector<Mat>> piece_maps;
-        for (EncoderAttention& layer : r.attention) piece_maps.push_back(std::move(layer.weights));
+        Loaded& loaded = encoder_of(o);
+        EncoderResult& r = loaded.with_maps;
+        encode_into(loaded.encoder, o["text"].as<std::string>(), true, r);
+        val piece_maps = val::array();
+        for (const EncoderAttention& layer : r.attention) {
+            val heads = val::array();
+            for (const Mat& m : layer.weights) heads.call<void>("push", from_mat(m));
+            piece_maps.call<void>("push", heads);
+        }
         val out = val::object();
         out.set("ids", from_indices(r.tokens.ids));
         out.set("pieces", from_strings(r.tokens.pieces));
         out.set("words", from_strings(r.tokens.words));
         out.set("wordOfPiece", from_indices(r.tokens.word_of_piece));
         out.set("truncated", r.truncated);
-        out.set("attention", from_maps(piece_maps));
+        out.set("attention", piece_maps);
         out.set("wordAttention", from_maps(r.word_attention));
         out.set("embedding", from_vec(r.embedding));
         return out;
@@ -57,7 +71,11 @@ val raw_encoder_encode(val o) {
 
 // the embedding alone: no maps computed or copied
 val raw_encoder_embed(val o) {
-    return guarded([&] { return from_vec(encode(encoder_of(o), o["text"].as<std::string>(), false).embedding); });
+    return guarded([&] {
+        Loaded& loaded = encoder_of(o);
+        encode_into(loaded.encoder, o["text"].as<std::string>(), false, loaded.embedding_only);
+        return from_vec(loaded.embedding_only.embedding);
+    });
 }
 
 val raw_encoder_delete(val o) {

@@ -1,3 +1,4 @@
+#include "allocations.hpp"
 #include "helpers.hpp"
 #include "tiny_model.hpp"
 
@@ -6,6 +7,7 @@
 using namespace attn;
 using namespace attn::test;
 using namespace attn::tiny;
+using attn::test::allocations_during;
 
 namespace {
 
@@ -153,6 +155,34 @@ TEST_CASE("encoder: a model file written by the test loads, and encode matches p
     CHECK(bare.hidden[1] == r.hidden[1]);
     CHECK(bare.attention[0].weights.empty());
     CHECK(bare.word_attention.empty());
+}
+
+TEST_CASE("encoder: encoding again into the same result allocates nothing, and gives what a fresh encode does") {
+    const std::vector<std::uint8_t> f = tiny_file();
+    const Encoder e = load_encoder(f.data(), f.size());
+    for (const bool maps : {true, false}) {
+        CAPTURE(maps);
+        EncoderResult r;
+        encode_into(e, "the cats sat.", maps, r);  // the first of its shape: room is made
+        CHECK(allocations_during([&] { encode_into(e, "the cats sat.", maps, r); }) == 0);
+        // another text of as many pieces and words (an unknown character among them)
+        CHECK(allocations_during([&] { encode_into(e, "the cat§ sat.", maps, r); }) == 0);
+        CHECK(r.tokens.ids == std::vector<Index>{2, 3, 0, 5, 7});
+        const EncoderResult fresh = encode(e, "the cat§ sat.", maps);
+        CHECK(r.tokens.pieces == fresh.tokens.pieces);
+        CHECK(r.tokens.words == fresh.tokens.words);
+        CHECK(r.embedding == fresh.embedding);
+        CHECK(r.hidden[1] == fresh.hidden[1]);
+        REQUIRE(r.attention[1].weights.size() == fresh.attention[1].weights.size());
+        for (size_t h = 0; h < r.attention[1].weights.size(); ++h) {
+            CHECK(r.attention[1].weights[h] == fresh.attention[1].weights[h]);
+            CHECK(r.word_attention[1][h] == fresh.word_attention[1][h]);
+        }
+    }
+    // the counter counts: a longer text needs more room
+    EncoderResult r;
+    encode_into(e, "the cat", true, r);
+    CHECK(allocations_during([&] { encode_into(e, "the cats sat.", true, r); }) > 0);
 }
 
 TEST_CASE("encoder: weights that load but overflow float32 on the way are an error, not a NaN map") {
