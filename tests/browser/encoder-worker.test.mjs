@@ -2,8 +2,8 @@
 // encoder loaded and sentences encoded in a Web Worker (web/encoder-worker.js),
 // so that, with the CPU throttled 4x as on a phone, the page's own thread only
 // draws, from the moment the model starts loading until its maps are drawn
-// and while a typed sentence is encoded and drawn: its longest task is
-// printed (the target is 50 ms; see the test) and held under 200 ms. The
+// and while a typed sentence is encoded and drawn: its longest task is at
+// most 50 ms in the median of three runs, and under 200 ms in each. The
 // script embed, which has no module worker, loads it on the page instead
 // (real-model.test.mjs).
 //
@@ -21,7 +21,9 @@ let browser;
 before(async () => { browser = await startBrowser(); });
 after(async () => { await browser?.close(); });
 
-test('at 4x CPU throttling, the model loads and a sentence is encoded off the main thread (its longest task printed; target 50 ms)', async () => {
+// One watch: the model's load from the network, its first maps, and a typed
+// sentence encoded and drawn, at 4x. Returns its main-thread tasks.
+async function watchOnce() {
   const { page, log } = await openPage(browser, 'embed.html?widget=kv-query');
   try {
     const cdp = await browser.context.newCDPSession(page);
@@ -46,20 +48,30 @@ test('at 4x CPU throttling, the model loads and a sentence is encoded off the ma
       await page.waitForTimeout(300);
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-
     assert.ok(tasks.length > 20, `the trace holds the page's tasks (${tasks.length})`);
-    const worst = tasks.reduce((a, b) => (b.ms > a.ms ? b : a));
-    const wall = Math.max(...tasks.map((t) => t.wallMs));
-    console.log(`${tasks.length} main-thread tasks while loading and encoding at 4x: the longest ${worst.ms.toFixed(1)} ms of thread time (wall: up to ${wall.toFixed(1)} ms)`);
-    // The target is 50 ms (measured here: 42-46 ms). How long the page takes
-    // to lay out and draw its first maps depends on the machine and on what
-    // else it runs, so the test guards what does not: the model's load and the
-    // encoding stay off this thread (on it, the load alone is one task of
-    // 1.37 s at 4x).
-    assert.ok(worst.ms <= 200, `a main-thread task of ${worst.ms.toFixed(1)} ms: the encoder's work is back on the page's thread`);
     assert.ok(log.requests.some((url) => url.endsWith('/encoder-worker.js')), 'the encoder ran in its worker');
     assertClean(log, browser.origin);
+    return tasks;
   } finally {
     await page.close();
   }
+}
+
+test('at 4x CPU throttling, the model loads and a sentence is encoded off the main thread: no task over 50 ms (median of 3 runs)', async () => {
+  const worst = [];
+  for (let run = 0; run < 3; run++) {
+    const tasks = await watchOnce();
+    const longest = Math.max(...tasks.map((t) => t.ms)), wall = Math.max(...tasks.map((t) => t.wallMs));
+    console.log(`run ${run + 1}: ${tasks.length} main-thread tasks while loading and encoding at 4x: the longest ` +
+                `${longest.toFixed(1)} ms of thread time (wall: up to ${wall.toFixed(1)} ms)`);
+    // on the page's thread, the load alone is one task of 1.37 s at 4x
+    assert.ok(longest <= 200, `a main-thread task of ${longest.toFixed(1)} ms: the encoder's work is back on the page's thread`);
+    worst.push(longest);
+  }
+  // What is left on the page's thread is drawing: the first layout of the maps,
+  // the map built when the worker answers, the typed sentence's input events.
+  // Those tasks take 20-40 ms here; one run's longest depends on what else this
+  // shared machine runs in that moment, so the target holds for the median.
+  const median = worst.slice().sort((a, b) => a - b)[1];
+  assert.ok(median <= 50, `the longest main-thread task is ${median.toFixed(1)} ms in the median of 3 runs (${worst.map((w) => w.toFixed(1)).join(', ')})`);
 });

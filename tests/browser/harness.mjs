@@ -352,5 +352,6 @@ export async function mainThreadTasks(cdp, body) {
   const driver = main.filter((e) => e.name === 'Receive mojo message'
     && e.args?.chrome_mojo_event_info?.mojo_interface_tag?.startsWith('blink.mojom.DevTools'));
   return main.filter((e) => e.ph === 'X' && e.name === 'RunTask' && !driver.some((d) => d.ts >= e.ts && d.ts <= e.ts + e.dur))
-    .map((e) => ({ ms: e.tdur / 1000, wallMs: e.dur / 1000 }));
+    // (a task of a few microseconds has no thread time in the trace: its wall time, an upper bound, stands in)
+    .map((e) => ({ ms: (e.tdur ?? e.dur) / 1000, wallMs: e.dur / 1000 }));
 }
