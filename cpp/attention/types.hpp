@@ -53,8 +53,8 @@ inline void require_finite(const Vec& v, const std::string& name) { require_fini
 // Throws unless every entry of a computed result is finite: inputs that are
 // finite can still overflow float32 in a product.   what: "Q = input Wq"
 void require_finite_result(const MatRef& m, const std::string& what);
-// Whether every entry is finite: the check alone, for a caller that builds its
-// message only on failure (and compiled for speed, where the caller is compiled for size).
+// Whether every entry is finite: one pass with no branch, four entries at a
+// time; the check alone, for a caller that builds its message only on failure.
 bool all_finite(const MatRef& m);
 // Throws unless m has at least one row and one column.
 void require_nonempty(const MatRef& m, const std::string& name);

@@ -136,3 +136,28 @@ TEST_CASE("attention: errors name the argument") {
     CHECK(contains(error_of([&] { attention(q1, k2, v_max); }), "output = weights V overflows float32"));
     CHECK(contains(error_of([&] { attention_output(q1, k2, v_max); }), "output = weights V overflows float32"));
 }
+
+TEST_CASE("all_finite: an infinity or a NaN anywhere, in the vector part of a row or its tail, in a strided view") {
+    const float bad[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                         std::numeric_limits<float>::quiet_NaN()};
+    for (Index cols = 1; cols <= 13; ++cols) {
+        CAPTURE(cols);
+        Mat wide = random_matrix(3, cols + 2, 7) * 3e38f;  // large but finite
+        const MatRef m = wide.middleCols(1, cols);          // (outer stride cols + 2)
+        CHECK(all_finite(m));
+        for (Index i = 0; i < 3; ++i)
+            for (Index j = 0; j < cols; ++j)
+                for (const float x : bad) {
+                    const float kept = wide(i, j + 1);
+                    wide(i, j + 1) = x;
+                    CHECK_FALSE(all_finite(m));
+                    CHECK(contains(error_of([&] { require_finite(m, "query"); }),
+                                   "at row " + std::to_string(i) + ", column " + std::to_string(j)));
+                    wide(i, j + 1) = kept;
+                }
+        // outside the view: not its business
+        wide(0, 0) = bad[2];
+        wide(2, cols + 1) = bad[0];
+        CHECK(all_finite(m));
+    }
+}
