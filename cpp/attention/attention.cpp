@@ -84,12 +84,23 @@ static KernelOptions kernel_options(const AttentionOptions& o, Scalar scale) {
     return k;
 }
 
-Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
-    if (!kernel_applies(o)) return attention(Q, K, V, o).output;
+void attention_output_into(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
+                           Eigen::Ref<Mat> out) {
+    if (out.rows() != Q.rows() || out.cols() != V.cols())
+        fail("attention_output_into: the output has shape " + shape(out) + ", expected " + shape(Q.rows(), V.cols()));
+    if (!kernel_applies(o)) {
+        out = attention(Q, K, V, o).output;
+        return;
+    }
     Scalar scale;
     prepare(Q, K, V, o, scale, /*whole_map=*/false);
-    Mat output = attention_kernel(Q, K, V, kernel_options(o, scale)).output;
-    require_finite_result(output, "output = weights V");
+    attention_kernel_into(Q, K, V, kernel_options(o, scale), out);
+    require_finite_result(out, "output = weights V");
+}
+
+Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
+    Mat output(Q.rows(), V.cols());
+    attention_output_into(Q, K, V, o, output);
     return output;
 }
 

@@ -57,6 +57,10 @@ AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V,
 // attention() at n = 1024. Other scores and explicit masks take attention()
 // and its limits.   -> (n_q, d_v)
 Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& options = {});
+// The same into out, of shape (n_q, d_v) already (the lean path of the JS API
+// writes straight into the heap block it returns from).
+void attention_output_into(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& options,
+                           Eigen::Ref<Mat> out);
 
 // Whether the fused kernel can compute this attention: the dot score, no explicit mask.
 bool kernel_applies(const AttentionOptions& options);

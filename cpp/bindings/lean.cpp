@@ -23,7 +23,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE int raw_attention_output_lean(const float* q, co
         if (!std::isnan(scale)) o.scale = Scalar(scale);
         o.causal = causal != 0;
         if (valid_length >= 0) o.valid_length = valid_length;
-        Eigen::Map<Mat>(out, n_q, d_v) = attention_output(In(q, n_q, d_q), In(k, n_k, d_k), In(v, n_v, d_v), o);
+        attention_output_into(In(q, n_q, d_q), In(k, n_k, d_k), In(v, n_v, d_v), o, Eigen::Map<Mat>(out, n_q, d_v));
         return 0;
     } catch (...) {
         return 1;
