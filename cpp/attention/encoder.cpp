@@ -101,10 +101,7 @@ struct Workspace {
     Eigen::VectorXd pieces_in;
 };
 
-Eigen::Map<Mat> view(Buffer& buf, Index rows, Index cols) {
-    if (buf.size() < size_t(rows * cols)) buf.resize(size_t(rows * cols));
-    return Eigen::Map<Mat>(buf.data(), rows, cols);
-}
+Eigen::Map<Mat> view(Buffer& buf, Index rows, Index cols) { return Eigen::Map<Mat>(room(buf, size_t(rows * cols)), rows, cols); }
 
 void require_finite_layer(const Mat& m, size_t layer) {
     if (!all_finite(m))  // the message is built only on failure

@@ -137,20 +137,20 @@ void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Acti
     const Index panels = W.panel_count(), blocks = (m + kRows - 1) / kRows;
     // one pass's blocks of rows, packed, and their live k (kept between
     // calls: no allocation once the largest m has been seen)
-    static thread_local std::vector<float> packed;
-    static thread_local std::vector<std::int32_t> live;
-    static thread_local std::vector<Index> counts;
-    packed.resize(std::max(packed.size(), size_t(blocks * kKBlock * kRows)));
-    live.resize(std::max(live.size(), size_t(blocks * kKBlock)));
-    counts.resize(std::max(counts.size(), size_t(blocks)));
+    static thread_local std::vector<float> packed_buf;
+    static thread_local std::vector<std::int32_t> live_buf;
+    static thread_local std::vector<Index> counts_buf;
+    float* const packed = room(packed_buf, size_t(blocks * kKBlock * kRows));
+    std::int32_t* const live = room(live_buf, size_t(blocks * kKBlock));
+    Index* const counts = room(counts_buf, size_t(blocks));
     for (Index k0 = 0; k0 < W.in; k0 += kKBlock) {
         const Index kc = std::min(kKBlock, W.in - k0);
         const bool first = k0 == 0, last = k0 + kc == W.in;
         Index total = 0;
         for (Index b = 0; b < blocks; ++b) {
-            counts[size_t(b)] = pack_block(X + b * kRows * ldx + k0, ldx, std::min(kRows, m - b * kRows), kc,
-                                           packed.data() + b * kKBlock * kRows, live.data() + b * kKBlock);
-            total += counts[size_t(b)];
+            counts[b] = pack_block(X + b * kRows * ldx + k0, ldx, std::min(kRows, m - b * kRows), kc,
+                                   packed + b * kKBlock * kRows, live + b * kKBlock);
+            total += counts[b];
         }
         // ReLU's output is mostly 0 (93% of the encoder's feed-forward
         // activations): then each block keeps only its live k (moved to the
@@ -158,9 +158,9 @@ void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Acti
         const bool skip = total * 4 < blocks * kc * 3;
         if (skip)
             for (Index b = 0; b < blocks; ++b) {
-                float* A = packed.data() + b * kKBlock * kRows;
-                const std::int32_t* list = live.data() + b * kKBlock;
-                for (Index t = 0; t < counts[size_t(b)]; ++t)  // list[t] >= t: a move forward overwrites nothing unread
+                float* A = packed + b * kKBlock * kRows;
+                const std::int32_t* list = live + b * kKBlock;
+                for (Index t = 0; t < counts[b]; ++t)  // list[t] >= t: a move forward overwrites nothing unread
                     if (list[t] != t) std::copy_n(A + list[t] * kRows, kRows, A + t * kRows);
             }
         for (Index p = 0; p < panels; ++p) {
@@ -168,9 +168,9 @@ void dense_packed(Index m, const float* X, Index ldx, const PackedDense& W, Acti
             const float* B = W.panels.data() + (p * W.in + k0) * kPanel;
             const float* bias = W.bias.data() + col;
             for (Index b = 0; b < blocks; ++b) {
-                const Index i = b * kRows, count = skip ? counts[size_t(b)] : kc;
-                const std::int32_t* list = skip ? live.data() + b * kKBlock : nullptr;
-                const float* A = packed.data() + b * kKBlock * kRows;
+                const Index i = b * kRows, count = skip ? counts[b] : kc;
+                const std::int32_t* list = skip ? live + b * kKBlock : nullptr;
+                const float* A = packed + b * kKBlock * kRows;
                 const float* res = R ? R + i * ldr + col : nullptr;
                 float* y = Y + i * ldy + col;
                 switch (std::min(kRows, m - i)) {

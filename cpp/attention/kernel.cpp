@@ -34,11 +34,6 @@ Scratch& scratch() {
     static thread_local Scratch s;
     return s;
 }
-// At least `size` floats of buf.
-float* room(std::vector<float>& buf, Index size) {
-    if (buf.size() < size_t(size)) buf.resize(size_t(size));
-    return buf.data();
-}
 
 // The largest |entry| of the first `rows` rows of M (finite entries, checked before).
 float max_abs(const MatRef& M, Index rows) {
@@ -86,7 +81,7 @@ const float* row_or_zeros(const MatRef& M, Index i, Index rows, const float* zer
 //   -> (ceil(n_keys / 8), d, 8)
 const float* pack_keys(const MatRef& K, Index n_keys, const float* zeros, std::vector<float>& buf) {
     const Index d = K.cols();
-    float* out = room(buf, round_up(n_keys, kPanel) * d);
+    float* out = room(buf, size_t(round_up(n_keys, kPanel) * d));
     for (Index j = 0; j < n_keys; j += 4) {
         const float* rows[4] = {row_or_zeros(K, j, n_keys, zeros), row_or_zeros(K, j + 1, n_keys, zeros),
                                 row_or_zeros(K, j + 2, n_keys, zeros), row_or_zeros(K, j + 3, n_keys, zeros)};
@@ -113,7 +108,7 @@ struct Values {
 
 Values pack_values(const MatRef& V, Index n_keys, Scratch& buf) {
     const Index dv = V.cols();
-    float* shrink = room(buf.shrink, dv);
+    float* shrink = room(buf.shrink, size_t(dv));
     std::fill_n(shrink, dv, 1.0f);
     Values out{nullptr, 0, 0, false, shrink};
     bool shrunk = false;
@@ -132,7 +127,7 @@ Values pack_values(const MatRef& V, Index n_keys, Scratch& buf) {
         return out;
     }
     const Index size = round_up(dv, kPanel) * n_keys;
-    float* packed = room(buf.values, size);
+    float* packed = room(buf.values, size_t(size));
     std::fill_n(packed, size, 0.0f);
     for (Index j = 0; j < n_keys; ++j)
         for (Index c = 0; c < dv; ++c)
@@ -351,14 +346,14 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
     // scores in log2 units: e^(s * scale) = 2^(s * scale * log2 e)
     const float q_scale = o.scale * kLog2e;
     Scratch& buf = scratch();
-    float* zeros = room(buf.zeros, d);  // the rows past the last query or key
+    float* zeros = room(buf.zeros, size_t(d));  // the rows past the last query or key
     std::fill_n(zeros, d, 0.0f);
     Kernel k{Q, K, V, o, keys, !scores_surely_finite(Q, K, keys, q_scale), pack_keys(K, keys, zeros, buf.keys),
-             pack_values(V, keys, buf), room(buf.st, std::min(kTile, round_up(keys, kPanel)) * kRows), weights};
+             pack_values(V, keys, buf), room(buf.st, size_t(std::min(kTile, round_up(keys, kPanel)) * kRows)), weights};
     const Index dv_pad = round_up(dv, kPanel), blocks = (nq + kRows - 1) / kRows;
     const Index group_size = std::min(kGroup, blocks);
-    float* const q_buf = room(buf.q, group_size * d * kRows);
-    float* const o_buf = room(buf.o, group_size * dv_pad * kRows);
+    float* const q_buf = room(buf.q, size_t(group_size * d * kRows));
+    float* const o_buf = room(buf.o, size_t(group_size * dv_pad * kRows));
     Block group[kGroup];
     // groups of 4 blocks of 4 queries; each tile of keys meets the group's blocks in turn
     for (Index g = 0; g < blocks; g += kGroup) {

@@ -1,6 +1,7 @@
 #include "attention/lm_text.hpp"
 
 #include "attention/types.hpp"
+#include "attention/utf8.hpp"
 
 namespace attn::train {
 
@@ -36,21 +37,7 @@ std::vector<std::uint32_t> code_points_of(const std::string& text) {
 
 std::string utf8_of(std::uint32_t cp) {
     std::string out;
-    if (cp < 0x80) {
-        out += char(cp);
-    } else if (cp < 0x800) {
-        out += char(0xC0 | (cp >> 6));
-        out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += char(0xE0 | (cp >> 12));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    } else {
-        out += char(0xF0 | (cp >> 18));
-        out += char(0x80 | ((cp >> 12) & 0x3F));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    }
+    append_utf8(char32_t(cp), out);
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "attention/tokenizer.hpp"
 
+#include "attention/utf8.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -46,24 +48,7 @@ void mark_words(std::string_view text, std::u32string& out) {
 
 // The UTF-8 of code points [begin, end), appended to out.
 void utf8_append(const char32_t* begin, const char32_t* end, std::string& out) {
-    for (const char32_t* p = begin; p != end; ++p) {
-        const char32_t c = *p;
-        if (c < 0x80) {
-            out += char(c);
-        } else if (c < 0x800) {
-            out += char(0xC0 | (c >> 6));
-            out += char(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            out += char(0xE0 | (c >> 12));
-            out += char(0x80 | ((c >> 6) & 0x3F));
-            out += char(0x80 | (c & 0x3F));
-        } else {
-            out += char(0xF0 | (c >> 18));
-            out += char(0x80 | ((c >> 12) & 0x3F));
-            out += char(0x80 | ((c >> 6) & 0x3F));
-            out += char(0x80 | (c & 0x3F));
-        }
-    }
+    for (const char32_t* p = begin; p != end; ++p) append_utf8(*p, out);
 }
 
 // ▁ in UTF-8

@@ -56,6 +56,14 @@ void require_finite_result(const MatRef& m, const std::string& what);
 // Whether every entry is finite: one pass with no branch, four entries at a
 // time; the check alone, for a caller that builds its message only on failure.
 bool all_finite(const MatRef& m);
+// The first n elements of buf, a buffer kept between calls that only grows:
+// after the first call of a size, no allocation.
+template <class Buffer>
+auto* room(Buffer& buf, std::size_t n) {
+    if (buf.size() < n) buf.resize(n);
+    return buf.data();
+}
+
 // Throws unless m has at least one row and one column.
 void require_nonempty(const MatRef& m, const std::string& name);
 

@@ -113,13 +113,15 @@ val from_projections(const Projections& W) {
     return out;
 }
 
+val from_map_list(const std::vector<Mat>& maps) {
+    val out = val::array();
+    for (const Mat& m : maps) out.call<void>("push", from_mat(m));
+    return out;
+}
+
 val from_maps(const std::vector<std::vector<Mat>>& per_layer) {
     val out = val::array();
-    for (const auto& heads : per_layer) {
-        val row = val::array();
-        for (const Mat& m : heads) row.call<void>("push", from_mat(m));
-        out.call<void>("push", row);
-    }
+    for (const auto& heads : per_layer) out.call<void>("push", from_map_list(heads));
     return out;
 }
 

@@ -42,6 +42,8 @@ val from_indices(const std::vector<Index>& xs);  // Int32Array
 val from_strings(const std::vector<std::string>& xs);
 val from_score_params(const ScoreParams& p, Score score);
 val from_projections(const Projections& W);
+// [head] -> Matrix
+val from_map_list(const std::vector<Mat>& maps);
 // [layer][head] -> Matrix
 val from_maps(const std::vector<std::vector<Mat>>& per_layer);
 // scores -> scaled -> masked -> weights -> output, into out

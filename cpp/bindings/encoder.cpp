@@ -50,12 +50,8 @@ val raw_encoder_encode(val o) {
         Loaded& loaded = encoder_of(o);
         EncoderResult& r = loaded.with_maps;
         encode_into(loaded.encoder, o["text"].as<std::string>(), true, r);
-        val piece_maps = val::array();
-        for (const EncoderAttention& layer : r.attention) {
-            val heads = val::array();
-            for (const Mat& m : layer.weights) heads.call<void>("push", from_mat(m));
-            piece_maps.call<void>("push", heads);
-        }
+        val piece_maps = val::array();  // [layer][head], from where the result keeps them
+        for (const EncoderAttention& layer : r.attention) piece_maps.call<void>("push", from_map_list(layer.weights));
         val out = val::object();
         out.set("ids", from_indices(r.tokens.ids));
         out.set("pieces", from_strings(r.tokens.pieces));
