@@ -16,7 +16,7 @@ using simd::f32x4;
 
 constexpr Index kRows = 4;    // queries per block: one f32x4 lane each
 constexpr Index kPanel = 8;   // keys per key panel, columns per value panel: two f32x4
-constexpr Index kTile = 128;  // keys per tile: a block's scores fit in 2 KB
+constexpr Index kTile = 256;  // keys per tile: a block's scores fit in 2 KB
 constexpr Index kGroup = 4;   // blocks that take a tile in turn while it is in L1
 constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
@@ -151,17 +151,40 @@ void pack_queries(const MatRef& Q, Index i0, float scale, float* out, const floa
 // Whether no score, nor any partial sum of one, can overflow:
 // |q.k| <= d max|q| max|k|, with a margin for rounding. When this fails the
 // kernel checks every score it forms.
-bool scores_surely_finite(const MatRef& Q, const MatRef& K, Index n_keys, double scale) {
-    const double q_max = max_abs(Q, Q.rows()), k_max = max_abs(K, n_keys);
-    return double(Q.cols()) * q_max * k_max * std::max(scale, 1.0) < 1e37;
+bool scores_surely_finite(double q_max, double k_max, Index d, double scale) {
+    return double(d) * q_max * k_max * std::max(scale, 1.0) < 1e37;
+}
+
+// Whether every score (scale included, in log2 units) is narrow: |score| <=
+// d max|q| scale max|k| < 60, with room for rounding. Then 2^score lies in
+// [2^-60, 2^60] and a sum of them is far from overflow: the softmax needs no
+// shift by the row's largest (its only use; the ratios 2^s / sum 2^s round
+// the same in float32 at any scale), so the kernel forms 2^score as it forms
+// the score.
+bool scores_narrow(double q_max, double k_max, Index d, double scale) {
+    return double(d) * q_max * scale * k_max < 60;
+}
+
+// 2^(s - shift) for a row of n scores (n a multiple of 4), in place, -inf giving 0; returns their sum.
+float exp2_row(float* s, Index n, f32x4 shift) {
+    f32x4 sum = simd::splat(0);
+    for (Index j = 0; j < n; j += 4) {
+        const f32x4 p = simd::exp2_nonpositive(simd::sub(simd::load(s + j), shift));
+        sum = simd::add(sum, p);
+        simd::store(s + j, p);
+    }
+    return simd::sum_lanes(sum);
 }
 
 // ---- micro-kernels: 8 accumulators in registers ---------------------------
 
-// Scores of 4 queries against 8 keys, stored key-major: st[j][r] = sum_c q[c][r] k[c][j].
-// Returns top raised to each query's largest of these 8 scores.
-//   q: (d, 4) packed queries   k: (d, 8) one key panel   st: (8, 4)
-inline f32x4 micro_scores(const float* q, const float* k, Index d, float* st, f32x4 top) {
+// Scores of 4 queries against 8 keys, s[r][j] = sum_c q[c][r] k[c][j], stored
+// query-major at st[r * kTile + j] (no transpose: the registers hold a query's
+// keys side by side). As they are, each query's largest raised in acc[r]; or,
+// with exps (narrow scores), as 2^s, each query's sum of them added to acc[r].
+//   q: (d, 4) packed queries   k: (d, 8) one key panel   st: 4 rows of kTile, from the panel's first key
+template <bool exps>
+inline void micro_scores(const float* q, const float* k, Index d, float* st, f32x4 acc[4]) {
     f32x4 c00 = simd::splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
     for (Index c = 0; c < d; ++c, q += kRows, k += kPanel) {
         const f32x4 k0 = simd::load(k), k1 = simd::load(k + 4);
@@ -178,17 +201,23 @@ inline f32x4 micro_scores(const float* q, const float* k, Index d, float* st, f3
         c30 = simd::add(c30, simd::mul(x, k0));
         c31 = simd::add(c31, simd::mul(x, k1));
     }
-    // rows of queries -> rows of keys
-    simd::transpose(c00, c10, c20, c30);
-    simd::transpose(c01, c11, c21, c31);
-    const f32x4 keys[8] = {c00, c10, c20, c30, c01, c11, c21, c31};
-    for (int j = 0; j < 8; ++j) simd::store(st + j * kRows, keys[j]);
-    return simd::max(top, simd::max(simd::max(simd::max(c00, c10), simd::max(c20, c30)),
-                                    simd::max(simd::max(c01, c11), simd::max(c21, c31))));
+    const f32x4 rows[kRows][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
+    for (Index r = 0; r < kRows; ++r) {
+        f32x4 lo = rows[r][0], hi = rows[r][1];
+        if (exps) {
+            lo = simd::exp2_in_range(lo);
+            hi = simd::exp2_in_range(hi);
+            acc[r] = simd::add(acc[r], simd::add(lo, hi));
+        } else {
+            acc[r] = simd::max(acc[r], simd::max(lo, hi));
+        }
+        simd::store(st + r * kTile, lo);
+        simd::store(st + r * kTile + 4, hi);
+    }
 }
 
-// o[r][c] = o[r][c] * alpha[r] + sum_j p[j][r] v[j][c], for 4 queries and 8 columns.
-//   p: (n, 4) probabilities   v: (n, 8) one value panel, rows stride apart   o: (4, 8)   alpha: 4 splats
+// o[r][c] = o[r][c] * alpha[r] + sum_j p[r][j] v[j][c], for 4 queries and 8 columns.
+//   p: 4 rows of kTile probabilities   v: (n, 8) one value panel, rows stride apart   o: (4, 8)   alpha: 4 splats
 inline void micro_values(const float* p, const float* v, Index stride, Index n, float* o, const f32x4* alpha) {
     f32x4 c00 = simd::load(o), c01 = simd::load(o + 4), c10 = simd::load(o + 8), c11 = simd::load(o + 12),
           c20 = simd::load(o + 16), c21 = simd::load(o + 20), c30 = simd::load(o + 24), c31 = simd::load(o + 28);
@@ -202,18 +231,18 @@ inline void micro_values(const float* p, const float* v, Index stride, Index n, 
         c30 = simd::mul(c30, alpha[3]);
         c31 = simd::mul(c31, alpha[3]);
     }
-    for (Index j = 0; j < n; ++j, p += kRows, v += stride) {
+    for (Index j = 0; j < n; ++j, ++p, v += stride) {
         const f32x4 v0 = simd::load(v), v1 = simd::load(v + 4);
         f32x4 x = simd::load_splat(p);
         c00 = simd::add(c00, simd::mul(x, v0));
         c01 = simd::add(c01, simd::mul(x, v1));
-        x = simd::load_splat(p + 1);
+        x = simd::load_splat(p + kTile);
         c10 = simd::add(c10, simd::mul(x, v0));
         c11 = simd::add(c11, simd::mul(x, v1));
-        x = simd::load_splat(p + 2);
+        x = simd::load_splat(p + 2 * kTile);
         c20 = simd::add(c20, simd::mul(x, v0));
         c21 = simd::add(c21, simd::mul(x, v1));
-        x = simd::load_splat(p + 3);
+        x = simd::load_splat(p + 3 * kTile);
         c30 = simd::add(c30, simd::mul(x, v0));
         c31 = simd::add(c31, simd::mul(x, v1));
     }
@@ -223,11 +252,11 @@ inline void micro_values(const float* p, const float* v, Index stride, Index n, 
 
 // The running state of one block of 4 queries.
 struct Block {
-    Index i0 = 0;          // first query
-    float* q = nullptr;    // (d, 4) packed queries, in log2 units
-    float* o = nullptr;    // (ceil(d_v / 8), 4, 8) output so far, not yet divided by l
-    f32x4 m = simd::splat(kNegInf);  // largest score seen per query
-    f32x4 l = simd::splat(0);        // sum of 2^(score - m) per query
+    Index i0 = 0;        // first query
+    float* q = nullptr;  // (d, 4) packed queries, in log2 units
+    float* o = nullptr;  // (ceil(d_v / 8), 4, 8) output so far, not yet divided by l
+    f32x4 m;             // the shift per query: the largest score seen (-inf before any), or 0 (narrow)
+    f32x4 l;             // sum of 2^(score - m) per query
 };
 
 struct Kernel {
@@ -237,55 +266,80 @@ struct Kernel {
     const KernelOptions& o;
     Index keys;                // keys any query may see: valid_length or n_k
     bool careful;              // check every score for overflow
+    bool narrow;               // |score| < 60 (log2 units): 2^score needs no shift (see scores_narrow)
     const float* kp;           // packed keys
     Values v;                  // the values, in panels of 8 columns
-    float* st;                 // (128, 4) scores, then probabilities, of one block and tile
-    Mat* weights;              // (n_q, n_k) raw scores, then weights; or null
+    float* st;                 // (4, kTile) scores, then probabilities, of one block and tile
+    Mat* weights;              // (n_q, n_k) raw scores (or 2^score when narrow), then weights; or null
+
+    Block start(Index i0, float* q, float* o_buf) const {
+        return Block{i0, q, o_buf, simd::splat(narrow ? 0.0f : kNegInf), simd::splat(0)};
+    }
+
+    // rows of st -> the block's rows of weights, keys [j0, j0 + n) that exist
+    void keep(const Block& b, Index j0, Index n) {
+        for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r)
+            std::copy(st + r * kTile, st + r * kTile + (std::min(j0 + n, keys) - j0), &(*weights)(b.i0 + r, j0));
+    }
 
     // One block against keys [j0, j1) of a tile (j0 a multiple of 8).
     void tile(Block& b, Index j0, Index j1) {
         const Index d = Q.cols(), n = round_up(j1 - j0, kPanel);
-        // pass 1: scores, 8 keys at a time (the last panel may run past j1),
-        // and each query's largest
-        f32x4 top = simd::splat(kNegInf);
-        for (Index p = 0; p < n; p += kPanel)
-            top = micro_scores(b.q, kp + (j0 + p) * d, d, st + p * kRows, top);
-        if (careful)
-            for (Index e = 0; e < n * kRows; ++e)
-                if (!(std::abs(st[size_t(e)]) <= FLT_MAX))
-                    fail("the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
-        // pass 2: masks, on the tiles that need them: key j is hidden from query i
-        // when it is padding (j >= keys) or, with causal, after it (j > i)
-        if (j0 + n > keys || (o.causal && j0 + n - 1 > b.i0)) {
-            const f32x4 rows = simd::set(float(b.i0), float(b.i0 + 1), float(b.i0 + 2), float(b.i0 + 3));
-            top = simd::splat(kNegInf);  // the largest may be hidden: found again among what is seen
-            for (Index j = 0; j < n; ++j) {
-                float* s = st + j * kRows;
-                if (j0 + j >= keys)
-                    simd::store(s, simd::splat(kNegInf));
-                else if (o.causal)
-                    simd::store(s, simd::select_lt(rows, simd::splat(float(j0 + j)), simd::splat(kNegInf), simd::load(s)));
-                top = simd::max(top, simd::load(s));
+        // the tile hides a key from a query: padding (j >= keys) or, with
+        // causal, a key after it (j > i). Else n = j1 - j0: every key exists.
+        const bool masked = j0 + n > keys || (o.causal && j0 + n - 1 > b.i0);
+        f32x4 alpha = simd::splat(1);  // rescales the output so far
+        if (narrow && !masked) {
+            // one pass: the scores, 8 keys at a time, and their 2^s (no shift
+            // can be needed); each query's sum of them
+            f32x4 sums[kRows] = {simd::splat(0), simd::splat(0), simd::splat(0), simd::splat(0)};
+            for (Index p = 0; p < n; p += kPanel) micro_scores<true>(b.q, kp + (j0 + p) * d, d, st + p, sums);
+            b.l = simd::add(b.l, simd::set(simd::sum_lanes(sums[0]), simd::sum_lanes(sums[1]),
+                                           simd::sum_lanes(sums[2]), simd::sum_lanes(sums[3])));
+            if (weights) keep(b, j0, n);
+        } else {
+            // pass 1: scores, 8 keys at a time (the last panel may run past j1), and each query's largest
+            f32x4 tops[kRows] = {simd::splat(kNegInf), simd::splat(kNegInf), simd::splat(kNegInf), simd::splat(kNegInf)};
+            for (Index p = 0; p < n; p += kPanel) micro_scores<false>(b.q, kp + (j0 + p) * d, d, st + p, tops);
+            if (careful)
+                for (Index r = 0; r < kRows; ++r)
+                    for (Index j = 0; j < n; ++j)
+                        if (!(std::abs(st[r * kTile + j]) <= FLT_MAX))
+                            fail("the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
+            // pass 2: the hidden keys' scores become -inf
+            if (masked)
+                for (Index r = 0; r < kRows; ++r) {
+                    // the last key query i0 + r sees, relative to j0
+                    const Index last = (o.causal ? std::min(keys - 1, b.i0 + r) : keys - 1) - j0;
+                    const f32x4 limit = simd::splat(float(last)), step = simd::splat(4);
+                    f32x4 index = simd::set(0, 1, 2, 3);
+                    tops[r] = simd::splat(kNegInf);  // the largest may be hidden: found again among what is seen
+                    for (Index j = 0; j < n; j += 4, index = simd::add(index, step)) {
+                        float* s = st + r * kTile + j;
+                        const f32x4 x = simd::select_lt(limit, index, simd::splat(kNegInf), simd::load(s));
+                        simd::store(s, x);
+                        tops[r] = simd::max(tops[r], x);
+                    }
+                }
+            if (weights && !narrow) keep(b, j0, n);
+            // pass 3: 2^(score - m), -inf giving 0. Narrow: m = 0. Else an
+            // online softmax: the new maximum m' rescales what was summed so
+            // far by alpha = 2^(m - m'); a query that has seen no key yet
+            // keeps m = -inf and subtracts 0 instead, so its terms stay 0.
+            f32x4 shift = simd::splat(0);
+            if (!narrow) {
+                const f32x4 top = simd::set(simd::max_lanes(tops[0]), simd::max_lanes(tops[1]),
+                                            simd::max_lanes(tops[2]), simd::max_lanes(tops[3]));
+                const f32x4 m_new = simd::max(b.m, top);
+                shift = simd::select_lt(m_new, simd::splat(-FLT_MAX), simd::splat(0), m_new);
+                alpha = simd::exp2_nonpositive(simd::sub(b.m, shift));
+                b.m = m_new;
             }
+            float sums[kRows];
+            for (Index r = 0; r < kRows; ++r) sums[r] = exp2_row(st + r * kTile, n, simd::splat(simd::lane(shift, int(r))));
+            b.l = simd::add(simd::mul(b.l, alpha), simd::load(sums));
+            if (weights && narrow) keep(b, j0, n);
         }
-        if (weights)
-            for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r)
-                for (Index j = j0; j < std::min(j0 + n, keys); ++j) (*weights)(b.i0 + r, j) = st[size_t((j - j0) * kRows + r)];
-        // pass 3: online softmax. The new maximum m' rescales what was summed
-        // so far by alpha = 2^(m - m'); a query that has seen no key yet keeps
-        // m = -inf and subtracts 0 instead, so its terms stay 2^-inf = 0.
-        const f32x4 m_new = simd::max(b.m, top);
-        const f32x4 shift = simd::select_lt(m_new, simd::splat(-FLT_MAX), simd::splat(0), m_new);
-        const f32x4 alpha = simd::exp2_nonpositive(simd::sub(b.m, shift));
-        f32x4 sum = simd::splat(0);
-        for (Index j = 0; j < n; ++j) {
-            float* s = st + j * kRows;
-            const f32x4 p = simd::exp2_nonpositive(simd::sub(simd::load(s), shift));
-            sum = simd::add(sum, p);
-            simd::store(s, p);
-        }
-        b.l = simd::add(simd::mul(b.l, alpha), sum);
-        b.m = m_new;
         // pass 4: output = output * alpha + P V, 8 columns at a time (the keys
         // past j1 have p = 0 and are left out: V has no row for them)
         const bool rescale = !simd::all_equal(alpha, simd::splat(1));
@@ -322,7 +376,9 @@ struct Kernel {
             for (Index j = 0; j < seen; j += 4) {
                 float chunk[4] = {kNegInf, kNegInf, kNegInf, kNegInf};
                 std::copy(w + j, w + std::min(j + 4, seen), chunk);
-                simd::store(chunk, simd::mul(simd::exp2_nonpositive(simd::sub(simd::load(chunk), shift)), scale));
+                const f32x4 x = simd::load(chunk);
+                // narrow: the tiles kept 2^score already
+                simd::store(chunk, simd::mul(narrow ? x : simd::exp2_nonpositive(simd::sub(x, shift)), scale));
                 std::copy(chunk, chunk + std::min<Index>(4, seen - j), w + j);
             }
             std::fill(w + seen, w + keys, 0.0f);  // causal: written by the diagonal tile, hidden
@@ -348,8 +404,10 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
     Scratch& buf = scratch();
     float* zeros = room(buf.zeros, size_t(d));  // the rows past the last query or key
     std::fill_n(zeros, d, 0.0f);
-    Kernel k{Q, K, V, o, keys, !scores_surely_finite(Q, K, keys, q_scale), pack_keys(K, keys, zeros, buf.keys),
-             pack_values(V, keys, buf), room(buf.st, size_t(std::min(kTile, round_up(keys, kPanel)) * kRows)), weights};
+    const double q_max = max_abs(Q, nq), k_max = max_abs(K, keys);
+    Kernel k{Q, K, V, o, keys, !scores_surely_finite(q_max, k_max, d, q_scale), scores_narrow(q_max, k_max, d, q_scale),
+             pack_keys(K, keys, zeros, buf.keys),
+             pack_values(V, keys, buf), room(buf.st, size_t(kTile * kRows)), weights};
     const Index dv_pad = round_up(dv, kPanel), blocks = (nq + kRows - 1) / kRows;
     const Index group_size = std::min(kGroup, blocks);
     float* const q_buf = room(buf.q, size_t(group_size * d * kRows));
@@ -359,10 +417,7 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
     for (Index g = 0; g < blocks; g += kGroup) {
         const Index n_blocks = std::min(kGroup, blocks - g);
         for (Index b = 0; b < n_blocks; ++b) {
-            group[b] = Block{};
-            group[b].i0 = (g + b) * kRows;
-            group[b].q = q_buf + b * d * kRows;
-            group[b].o = o_buf + b * dv_pad * kRows;
+            group[b] = k.start((g + b) * kRows, q_buf + b * d * kRows, o_buf + b * dv_pad * kRows);
             pack_queries(Q, group[b].i0, q_scale, group[b].q, zeros);
             std::fill(group[b].o, group[b].o + dv_pad * kRows, 0.0f);
         }

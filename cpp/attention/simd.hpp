@@ -47,10 +47,8 @@ inline float lane(f32x4 x, int i) {
     store(out, x);
     return out[i];
 }
-// the bits of x as int32 lanes, plus add, shifted left by 23 (into the exponent field)
-inline f32x4 bits_add_shl23(f32x4 x, std::int32_t add) {
-    return wasm_i32x4_shl(wasm_i32x4_add(x, wasm_i32x4_splat(add)), 23);
-}
+// the bits of x as int32 lanes shifted left by 23 (the low 9 into the sign and exponent fields)
+inline f32x4 bits_shl23(f32x4 x) { return wasm_i32x4_shl(x, 23); }
 // rows a, b, c, d -> columns
 inline void transpose(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
     const f32x4 ab_lo = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), ab_hi = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);
@@ -86,9 +84,7 @@ inline float lane(f32x4 x, int i) {
     store(out, x);
     return out[i];
 }
-inline f32x4 bits_add_shl23(f32x4 x, std::int32_t add) {
-    return _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_castps_si128(x), _mm_set1_epi32(add)), 23));
-}
+inline f32x4 bits_shl23(f32x4 x) { return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(x), 23)); }
 inline void transpose(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
     const __m128 ab_lo = _mm_unpacklo_ps(a, b), ab_hi = _mm_unpackhi_ps(a, b);
     const __m128 cd_lo = _mm_unpacklo_ps(c, d), cd_hi = _mm_unpackhi_ps(c, d);
@@ -131,11 +127,11 @@ inline bool all_equal(f32x4 a, f32x4 b) {
     return a.v[0] == b.v[0] && a.v[1] == b.v[1] && a.v[2] == b.v[2] && a.v[3] == b.v[3];
 }
 inline float lane(f32x4 x, int i) { return x.v[i]; }
-inline f32x4 bits_add_shl23(f32x4 x, std::int32_t add) {
+inline f32x4 bits_shl23(f32x4 x) {
     for (float& f : x.v) {
         std::uint32_t u;
         std::memcpy(&u, &f, 4);
-        u = (u + std::uint32_t(add)) << 23;
+        u <<= 23;
         std::memcpy(&f, &u, 4);
     }
     return x;
@@ -148,16 +144,28 @@ inline void transpose(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
 
 #endif
 
-// 2^x for x <= 0, including -inf; 0 below -126.5 (no denormals).
+// The largest lane (no NaN), and the sum of the lanes, (x0 + x1) + (x2 + x3).
+inline float max_lanes(f32x4 x) {
+    float v[4];
+    store(v, x);
+    const float a = v[0] < v[1] ? v[1] : v[0], b = v[2] < v[3] ? v[3] : v[2];
+    return a < b ? b : a;
+}
+inline float sum_lanes(f32x4 x) {
+    float v[4];
+    store(v, x);
+    return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+// 2^x for x in [-127, 127]:
 //   x = n + f, n = round(x), f in [-0.5, 0.5]:  2^x = 2^n * p(f)
 // p: degree 5, fitted to 2^f on [-0.5, 0.5] for least relative error
-// (at most 1.9e-7 in float32, about 3 ulp). Adding 1.5 * 2^23 rounds x to an
-// integer and leaves n in the low bits of the sum, from which 2^n is built by
-// moving n + 127 into the exponent field; n = -127 gives +0.
-inline f32x4 exp2_nonpositive(f32x4 x) {
-    const float kRound = 12582912.0f;  // 1.5 * 2^23
-    const std::int32_t kRoundBits = 0x4B400000;
-    x = max(x, splat(-127.0f));
+// (at most 1.9e-7 in float32, about 3 ulp). Adding 1.5 * 2^23 + 127 rounds x
+// to an integer and leaves n + 127 in the low 9 bits of the sum, which a
+// shift by 23 moves into the exponent field: 2^n (n = -127 gives +0).
+// (From 127.5 on, n + 127 overflows the exponent field.)
+inline f32x4 exp2_in_range(f32x4 x) {
+    const float kRound = 12582912.0f + 127.0f;  // 1.5 * 2^23 + 127, exact in float32
     const f32x4 shifted = add(x, splat(kRound));
     const f32x4 f = sub(x, sub(shifted, splat(kRound)));
     f32x4 p = splat(1.32647238e-3f);
@@ -166,7 +174,10 @@ inline f32x4 exp2_nonpositive(f32x4 x) {
     p = add(mul(p, f), splat(2.40222424e-1f));
     p = add(mul(p, f), splat(6.93147004e-1f));
     p = add(mul(p, f), splat(1.0f));
-    return mul(p, bits_add_shl23(shifted, 127 - kRoundBits));
+    return mul(p, bits_shl23(shifted));
 }
+
+// 2^x for x <= 0 (and up to 126), including -inf; 0 below -126.5 (no denormals).
+inline f32x4 exp2_nonpositive(f32x4 x) { return exp2_in_range(max(x, splat(-127.0f))); }
 
 }  // namespace attn::simd

@@ -17,14 +17,20 @@ KernelOptions kernel_options(const AttentionOptions& o, Index d) {
 }
 
 // The kernel, with and without weights, against the plain-loop reference.
-void check_against_reference(Index nq, Index nk, Index d, Index dv, const AttentionOptions& o, std::uint64_t seed) {
+// Q and K are uniform on [-amplitude, amplitude]: 1 keeps every score narrow
+// (one pass: 2^score as it is formed), 8 makes none narrow (the online
+// softmax, shifted by each row's running maximum).
+void check_against_reference(Index nq, Index nk, Index d, Index dv, const AttentionOptions& o, std::uint64_t seed,
+                             float amplitude = 1) {
     CAPTURE(nq);
     CAPTURE(nk);
     CAPTURE(d);
     CAPTURE(dv);
     CAPTURE(o.causal);
     CAPTURE(o.valid_length.value_or(-1));
-    const Mat Q = random_matrix(nq, d, seed), K = random_matrix(nk, d, seed + 1), V = random_matrix(nk, dv, seed + 2);
+    CAPTURE(amplitude);
+    const Mat Q = random_matrix(nq, d, seed) * amplitude, K = random_matrix(nk, d, seed + 1) * amplitude,
+              V = random_matrix(nk, dv, seed + 2);
     const AttentionResult ref = attention_reference(Q, K, V, o);
     const KernelResult plain = attention_kernel(Q, K, V, kernel_options(o, d));
     CHECK(plain.weights.size() == 0);
@@ -46,7 +52,7 @@ TEST_CASE("kernel: the SIMD code compiled in") {
 #endif
 }
 
-TEST_CASE("kernel: matches the reference with tails of every size, unmasked, causal and padded") {
+TEST_CASE("kernel: matches the reference with tails of every size, unmasked, causal and padded, narrow and wide") {
     // n and d that are and are not multiples of 4, of the 8-key panel, of the
     // 64-key tile and of the 16-query group
     const Index sizes[][4] = {{1, 1, 1, 1},    {1, 5, 3, 2},    {3, 7, 5, 9},     {4, 8, 4, 8},
@@ -61,6 +67,7 @@ TEST_CASE("kernel: matches the reference with tails of every size, unmasked, cau
             if (variant >= 2) o.valid_length = std::max<Index>(1, nk * 2 / 3);
             if (variant == 3) o.scale = 0.7f;
             check_against_reference(nq, nk, d, dv, o, seed += 3);
+            check_against_reference(nq, nk, d, dv, o, seed += 3, /*amplitude=*/8);
         }
     }
 }
@@ -72,6 +79,39 @@ TEST_CASE("kernel: causal with more keys than queries and more queries than keys
         check_against_reference(nq, nk, 12, 5, o, std::uint64_t(nq * 31 + nk));
         o.valid_length = 7;
         check_against_reference(nq, nk, 12, 5, o, std::uint64_t(nq * 37 + nk));
+        check_against_reference(nq, nk, 12, 5, o, std::uint64_t(nq * 41 + nk), /*amplitude=*/8);
+    }
+}
+
+TEST_CASE("kernel: scores at the edge of the one-pass range, 2^59 beside 2^-59, and past it") {
+    // d = 4, scale 1: q.k = +-4 c^2 = +-top in log2 units. At 59 (the bound
+    // for one pass is 60) 2^59 is summed as it is, and a key 2^118 times less
+    // likely keeps its weight (about 3e-36, a normal float) exactly; at 130,
+    // past the exponent's range, the row's maximum must be subtracted first
+    for (const float top : {59.0f, 130.0f}) {
+        CAPTURE(top);
+        const float c = std::sqrt(top / (4 * 1.44269504f));
+        Mat Q(6, 4), K(40, 4);
+        for (Index i = 0; i < Q.rows(); ++i) Q.row(i).setConstant(i % 2 ? c : -c);
+        for (Index j = 0; j < K.rows(); ++j) K.row(j).setConstant(j % 3 ? c : -c);
+        const Mat V = random_matrix(40, 3, 17);
+        AttentionOptions o;
+        o.scale = 1;
+        for (bool causal : {false, true}) {
+            o.causal = causal;
+            const AttentionResult ref = attention_reference(Q, K, V, o);
+            const KernelResult r = attention_kernel(Q, K, V, kernel_options(o, 4), true);
+            CHECK(max_rel_error(r.output, ref.output) < 1e-5);
+            check_rows_sum_to_one_or_zero(r.weights);
+            for (Index i = 0; i < Q.rows(); ++i)
+                for (Index j = 0; j < K.rows(); ++j) {
+                    CAPTURE(i);
+                    CAPTURE(j);
+                    const double want = ref.weights(i, j), got = r.weights(i, j);
+                    CHECK(std::abs(got - want) <= 1e-5 * want);  // relative, however small
+                    if (top < 60 && (!causal || j <= i)) CHECK(got > 0);
+                }
+        }
     }
 }
 
