@@ -16,7 +16,7 @@ using simd::f32x4;
 
 constexpr Index kRows = 4;    // queries per block: one f32x4 lane each
 constexpr Index kPanel = 8;   // keys per key panel, columns per value panel: two f32x4
-constexpr Index kTile = 256;  // keys per tile: a block's scores fit in 2 KB
+constexpr Index kTile = 256;  // keys per tile: a block's scores fit in 4 KB
 constexpr Index kGroup = 4;   // blocks that take a tile in turn while it is in L1
 constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();

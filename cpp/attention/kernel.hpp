@@ -5,10 +5,13 @@
 //
 // Why: the plain path (attention() in attention.hpp) keeps every intermediate
 // for the page, so its memory grows with n_q * n_k, and Eigen has no WASM SIMD
-// code. Here four queries at a time meet tiles of 128 keys: their scores live
-// in a 2 KB buffer, and an online (streaming) softmax keeps a running maximum m
-// and sum l per query, rescaling the partial output when m grows. Memory stays
-// O((n_q + n_k) (d + d_v)); with causal masking the tiles above the diagonal
+// code. Here four queries at a time meet tiles of 256 keys: their scores live
+// in a 4 KB buffer and each query keeps a sum l. When no score can leave
+// (-60, 60) in log2 units (a bound from max|q| max|k|), 2^score is formed as
+// the score is, in one pass: the softmax's shift by the row's maximum only
+// guards against overflow. Otherwise an online (streaming) softmax keeps a
+// running maximum m per query and rescales the partial output when m grows.
+// Memory stays O((n_q + n_k) (d + d_v)); with causal masking the tiles above the diagonal
 // are skipped. Written once against simd.hpp: WASM SIMD128 in the module,
 // SSE2 or plain floats natively. attention_reference() is what it is checked
 // against (tests/cpp/test_kernel.cpp, tests/node/kernel.test.mjs).
