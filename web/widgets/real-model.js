@@ -11,8 +11,9 @@ import { encodeCached, encoderFor, modelControl, mountModelLoader } from '../mod
 import { composite } from '../render/compose.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
-import { mapThumbnail } from '../render/thumbnail.js';
+import { mapTiles } from '../render/thumbnail.js';
 import { inputError } from '../text.js';
+import { nextTask } from '../timing.js';
 
 export const name = 'real-model';
 
@@ -154,13 +155,13 @@ function headGrid(view, data, ctx) {
       }
     }
   }
-  for (const button of view.buttons) {
+  // every head's map, as tiles of one picture (buttons in layer, then head order)
+  const tiles = mapTiles(data.maps.flat().map((m) => ({ values: m.data, rows: m.rows, cols: m.cols })));
+  view.buttons.forEach((button, k) => {
     const l = Number(button.dataset.layer), h = Number(button.dataset.head);
-    const m = data.maps[l][h];
-    const canvas = button.firstElementChild ?? button.appendChild(document.createElement('canvas'));
-    mapThumbnail({ values: m.data, rows: m.rows, cols: m.cols }, canvas);
+    button.replaceChildren(tiles[k]);
     button.setAttribute('aria-pressed', String(l === data.layer && h === data.head));
-  }
+  });
 }
 
 function bigMap(data, t, selected, onCell = () => {}, valuesLater = false) {
@@ -211,8 +212,12 @@ function pieceExample(data, t) {
 
 export async function render(view, data, state, ctx) {
   const { t } = ctx;
-  view.main.classList.remove('is-waiting');
   view.drawing = data;
+  // a task of its own: the worker's answer arrives in one (on a slow phone,
+  // the map built in the same one made it tens of milliseconds long)
+  await nextTask();
+  if (view.drawing !== data) return;
+  view.main.classList.remove('is-waiting');
   const r = data.encoding;
 
   // a newly chosen preset selects the word it is about (a sentence from the URL keeps its row)
