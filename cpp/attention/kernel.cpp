@@ -106,13 +106,13 @@ struct Values {
     const float* shrink;  // (d_v)
 };
 
-Values pack_values(const MatRef& V, Index n_keys, Scratch& buf) {
+Values pack_values(const MatRef& V, Index n_keys, double v_max, Scratch& buf) {
     const Index dv = V.cols();
     float* shrink = room(buf.shrink, size_t(dv));
     std::fill_n(shrink, dv, 1.0f);
     Values out{nullptr, 0, 0, false, shrink};
     bool shrunk = false;
-    const double bound = double(max_abs(V, n_keys)) * double(n_keys);
+    const double bound = v_max * double(n_keys);
     for (Index c = 0; c < dv && bound > 1e30; ++c) {
         const double sum_bound = double(V.col(c).head(n_keys).cwiseAbs().maxCoeff()) * double(n_keys);
         if (sum_bound > 1e30) {
@@ -156,13 +156,16 @@ bool scores_surely_finite(double q_max, double k_max, Index d, double scale) {
 }
 
 // Whether every score (scale included, in log2 units) is narrow: |score| <=
-// d max|q| scale max|k| < 60, with room for rounding. Then 2^score lies in
+// s = d max|q| scale max|k| < 60, with room for rounding. Then 2^score lies in
 // [2^-60, 2^60] and a sum of them is far from overflow: the softmax needs no
 // shift by the row's largest (its only use; the ratios 2^s / sum 2^s round
 // the same in float32 at any scale), so the kernel forms 2^score as it forms
-// the score.
-bool scores_narrow(double q_max, double k_max, Index d, double scale) {
-    return double(d) * q_max * scale * k_max < 60;
+// the score. The values' weighted sums must stay far from overflow too:
+// 2^s n_keys max|v| < 1e30 (as the shifted softmax's weights, at most 1, keep
+// them under n_keys max|v|).
+bool scores_narrow(double q_max, double k_max, double v_max, Index d, Index n_keys, double scale) {
+    const double s = double(d) * q_max * scale * k_max;
+    return s < 60 && std::exp2(s) * double(n_keys) * v_max < 1e30;
 }
 
 // 2^(s - shift) for a row of n scores (n a multiple of 4), in place, -inf giving 0; returns their sum.
@@ -404,10 +407,10 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
     Scratch& buf = scratch();
     float* zeros = room(buf.zeros, size_t(d));  // the rows past the last query or key
     std::fill_n(zeros, d, 0.0f);
-    const double q_max = max_abs(Q, nq), k_max = max_abs(K, keys);
-    Kernel k{Q, K, V, o, keys, !scores_surely_finite(q_max, k_max, d, q_scale), scores_narrow(q_max, k_max, d, q_scale),
-             pack_keys(K, keys, zeros, buf.keys),
-             pack_values(V, keys, buf), room(buf.st, size_t(kTile * kRows)), weights};
+    const double q_max = max_abs(Q, nq), k_max = max_abs(K, keys), v_max = max_abs(V, keys);
+    Kernel k{Q, K, V, o, keys, !scores_surely_finite(q_max, k_max, d, q_scale),
+             scores_narrow(q_max, k_max, v_max, d, keys, q_scale), pack_keys(K, keys, zeros, buf.keys),
+             pack_values(V, keys, v_max, buf), room(buf.st, size_t(kTile * kRows)), weights};
     const Index dv_pad = round_up(dv, kPanel), blocks = (nq + kRows - 1) / kRows;
     const Index group_size = std::min(kGroup, blocks);
     float* const q_buf = room(buf.q, size_t(group_size * d * kRows));

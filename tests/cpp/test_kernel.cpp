@@ -83,6 +83,24 @@ TEST_CASE("kernel: causal with more keys than queries and more queries than keys
     }
 }
 
+TEST_CASE("kernel: large values with narrow scores: 2^score unshifted would overflow their sums") {
+    // scores up to 2^59 (as in the test below) times values of 1e25: the
+    // shifted softmax's weights (at most 1) keep the sums near 1e26, while
+    // 2^59 * 1e25 is past float32's range. The kernel must shift these.
+    const float c = std::sqrt(59.0f / (4 * 1.44269504f));
+    Mat Q(5, 4), K(12, 4);
+    for (Index i = 0; i < Q.rows(); ++i) Q.row(i).setConstant(i % 2 ? c : -c);
+    for (Index j = 0; j < K.rows(); ++j) K.row(j).setConstant(j % 3 ? c : -c);
+    const Mat V = random_matrix(12, 3, 19) * 1e25f;
+    AttentionOptions o;
+    o.scale = 1;
+    const AttentionResult ref = attention_reference(Q, K, V, o);
+    const KernelResult r = attention_kernel(Q, K, V, kernel_options(o, 4), true);
+    CHECK(r.output.allFinite());
+    CHECK(max_rel_error(r.output / 1e25f, ref.output / 1e25f) < 1e-5);
+    CHECK(max_rel_error(attention_output(Q, K, V, o) / 1e25f, ref.output / 1e25f) < 1e-5);
+}
+
 TEST_CASE("kernel: scores at the edge of the one-pass range, 2^59 beside 2^-59, and past it") {
     // d = 4, scale 1: q.k = +-4 c^2 = +-top in log2 units. At 59 (the bound
     // for one pass is 60) 2^59 is summed as it is, and a key 2^118 times less
