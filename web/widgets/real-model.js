@@ -217,7 +217,12 @@ export async function render(view, data, state, ctx) {
   // the map built in the same one made it tens of milliseconds long)
   await nextTask();
   if (view.drawing !== data) return;
-  view.main.classList.remove('is-waiting');
+  if (view.main.classList.contains('is-waiting')) {
+    // the first maps: the part shown in a frame of its own, the big map in the next
+    view.main.classList.remove('is-waiting');
+    await afterFrame();
+    if (view.drawing !== data) return;
+  }
   const r = data.encoding;
 
   // a newly chosen preset selects the word it is about (a sentence from the URL keeps its row)
