@@ -68,10 +68,12 @@ test('at 4x CPU throttling, the model loads and a sentence is encoded off the ma
     assert.ok(longest <= 200, `a main-thread task of ${longest.toFixed(1)} ms: the encoder's work is back on the page's thread`);
     worst.push(longest);
   }
-  // What is left on the page's thread is drawing: the first layout of the maps,
-  // the map built when the worker answers, the typed sentence's input events.
-  // Those tasks take 20-40 ms here; one run's longest depends on what else this
-  // shared machine runs in that moment, so the target holds for the median.
+  // What is left on the page's thread is drawing: the frame that lays out the
+  // big map, the map built after the worker answers, the typed sentence's
+  // input events. Those tasks take 15-30 ms here; one run's longest depends on
+  // what else this shared machine runs in that moment (one run in ten alone
+  // had a frame of 70 ms whose work took 25 ms in the others), so the target
+  // holds for the median.
   const median = worst.slice().sort((a, b) => a - b)[1];
   assert.ok(median <= 50, `the longest main-thread task is ${median.toFixed(1)} ms in the median of 3 runs (${worst.map((w) => w.toFixed(1)).join(', ')})`);
 });

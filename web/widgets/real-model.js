@@ -131,6 +131,15 @@ export function build(body, ctx) {
   mapHeading.append(t.rich('mapHeading', { layer: 1, head: 1 }));
   caption.append(t.rich('mapCaption', { units: t('units_word') }));
   rule.textContent = t('mergeRule');
+  // While the model loads, a task of its own draws a small map that is never
+  // shown: the code that builds the maps runs warm when the first ones come
+  // (cold, building the big map took three times as long)
+  nextTask().then(() => {
+    const values = new Float32Array([0.75, 0.25, 0.5, 0.5]);
+    const sample = { maps: [[{ rows: 2, cols: 2, data: values }]], layer: 0, head: 0, labels: ['a', 'b'], sentence: '' };
+    bigMap(sample, t, [0, 0], () => {}, true).drawValues();
+    mapTiles([{ values, rows: 2, cols: 2 }]);
+  });
   return { main, grid, buttons: [], mapHeading, caption, figure, scale, top, cell, rule, truncated, law, pair };
 }
 
