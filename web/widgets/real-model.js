@@ -137,10 +137,10 @@ export function build(body, ctx) {
   nextTask().then(() => {
     const values = new Float32Array([0.75, 0.25, 0.5, 0.5]);
     const sample = { maps: [[{ rows: 2, cols: 2, data: values }]], layer: 0, head: 0, labels: ['a', 'b'], sentence: '' };
-    bigMap(sample, t, [0, 0], () => {}, true).drawValues();
+    bigMap(sample, t, [0, 0]);
     mapTiles([{ values, rows: 2, cols: 2 }]);
   });
-  return { main, grid, buttons: [], mapHeading, caption, figure, scale, top, cell, rule, truncated, law, pair };
+  return { main, grid, buttons: [], mapHeading, caption, figure, map: null, scale, top, cell, rule, truncated, law, pair };
 }
 
 function headGrid(view, data, ctx) {
@@ -173,11 +173,11 @@ function headGrid(view, data, ctx) {
   });
 }
 
-function bigMap(data, t, selected, onCell = () => {}, valuesLater = false) {
+function bigMap(data, t, selected, onCell = () => {}, inSlices = false) {
   const m = data.maps[data.layer][data.head];
   const labels = data.labels;
   return heatmap({
-    rowLabels: labels, colLabels: labels, values: m.data, min: 0, max: 1, digits: 2, selected, onCell, valuesLater,
+    rowLabels: labels, colLabels: labels, values: m.data, min: 0, max: 1, digits: 2, selected, onCell, inSlices,
     title: t('mapTitle', { layer: data.layer + 1, head: data.head + 1, sentence: data.sentence }),
     describe: (i, j) => t('cellLabel', { q: labels[i], k: labels[j], w: formatNumber(m.data[i * m.cols + j], { digits: 3 }) }),
   });
@@ -247,7 +247,10 @@ export async function render(view, data, state, ctx) {
   }, true);
   view.mapHeading.replaceChildren(t.rich('mapHeading', { layer: data.layer + 1, head: data.head + 1 }));
   view.caption.replaceChildren(t.rich('mapCaption', { units: t(`units_${data.view}`) }));
-  view.figure.replaceChildren(map.element, view.scale);
+  // the new map in place of the old one: the legend stays (moved, it would be laid out again)
+  if (view.map) view.map.replaceWith(map.element);
+  else view.figure.prepend(map.element);
+  view.map = map.element;
   showRow(view, data, i, topKey(m, i).j, t);
   view.rule.textContent = data.view === 'word' ? t('mergeRule') : t('pieceRule') + pieceExample(data, t);
 
@@ -260,10 +263,17 @@ export async function render(view, data, state, ctx) {
     view.pair.replaceChildren(t.rich('pairNote', { ...p, wHere: formatNumber(p.wHere, { digits: 2 }), wThere: formatNumber(p.wThere, { digits: 2 }),
       diff: formatWeight(p.diff) }));
   }
-  // the big map's numbers, then the 8 small maps, each after a frame of its
-  // own: on a slow phone drawing each takes tens of milliseconds, together too long for one frame
-  await afterFrame();
-  if (view.drawing === data) map.drawValues();
+  // the text around the big map in this frame; in the next ones the map's
+  // column labels, then its rows, one or two per frame (heatmap.js SLICE_CELLS),
+  // then the 8 small maps in a frame of their own: on a slow phone, styling
+  // and laying out a map of a few hundred cells at once takes tens of
+  // milliseconds (a sentence of 28 words: 60-80 ms at 4x)
+  let more = true;
+  while (more) {
+    await afterFrame();
+    if (view.drawing !== data) return;
+    more = map.drawNext();
+  }
   await afterFrame();
   if (view.drawing === data) headGrid(view, data, ctx);
 }
