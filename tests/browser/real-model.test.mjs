@@ -96,6 +96,10 @@ test('the 8 heads, the piece view, the keyboard and the URL state', async () => 
   assert.equal(await thumbs.count(), 8, '2 layers x 4 heads');
   assert.equal(await page.locator(`${W} .rm-thumb[aria-pressed="true"]`).getAttribute('aria-label'), 'Layer 1, head 1');
 
+  // the 8 small maps' picture: kept when a head is chosen, drawn anew for other maps
+  const picture = () => page.locator(`${W} .rm-thumb .map-tile`).first().evaluate((tile) => tile.style.backgroundImage);
+  const words = await picture();
+  await page.locator(`${W} .rm-thumb .map-tile`).first().evaluate((tile) => { tile.dataset.seen = 'yes'; });
   // another head, by keyboard: the big map follows, the focus stays on the picker
   const pick = page.locator(`${W} .rm-thumb[data-layer="1"][data-head="2"]`);
   await pick.focus();
@@ -108,6 +112,7 @@ test('the 8 heads, the piece view, the keyboard and the URL state', async () => 
   const [j, w] = topOf(r.wordAttention[1][2], her);
   assert.equal(await top(page, 'k'), r.words[j]);
   assertShown(await top(page, 'w'), w, 3, 'top weight, layer 2 head 3');
+  assert.equal(await page.locator(`${W} .rm-thumb .map-tile[data-seen="yes"]`).count(), 1, 'another head: the same tiles');
 
   // the piece view: the model's own pieces, the same query ("▁her")
   await page.locator(W).getByRole('radio', { name: 'Pieces' }).check();
@@ -115,6 +120,7 @@ test('the 8 heads, the piece view, the keyboard and the URL state', async () => 
   assert.ok(['▁u', 'mb', 're', 'lla'].every((p) => r.pieces.includes(p)), 'umbrella is cut into pieces');
   assert.match(await page.locator(`${W} .rm-rule`).textContent(), /“umbrella” is ▁u · mb · re · lla/);
   assert.equal(await top(page, 'q'), '▁her');
+  await eventually(async () => (await picture()) !== words, { message: 'the pieces\' maps in the small pictures' });
   const [pj, pw] = topOf(r.attention[1][2], r.pieces.indexOf('▁her'));
   assert.equal(await top(page, 'k'), r.pieces[pj]);
   assertShown(await top(page, 'w'), pw, 3, 'top weight, pieces');

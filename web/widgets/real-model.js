@@ -140,7 +140,7 @@ export function build(body, ctx) {
     bigMap(sample, t, [0, 0]);
     mapTiles([{ values, rows: 2, cols: 2 }]);
   });
-  return { main, grid, buttons: [], mapHeading, caption, figure, map: null, scale, top, cell, rule, truncated, law, pair };
+  return { main, grid, buttons: [], tiled: null, mapHeading, caption, figure, map: null, scale, top, cell, rule, truncated, law, pair };
 }
 
 function headGrid(view, data, ctx) {
@@ -163,14 +163,19 @@ function headGrid(view, data, ctx) {
         view.buttons.push(button);
       }
     }
+    view.tiled = null;
   }
-  // every head's map, as tiles of one picture (buttons in layer, then head order)
-  const tiles = mapTiles(data.maps.flat().map((m) => ({ values: m.data, rows: m.rows, cols: m.cols })));
-  view.buttons.forEach((button, k) => {
+  // every head's map, as tiles of one picture (buttons in layer, then head
+  // order), drawn again only for other maps: choosing a head keeps them
+  if (view.tiled !== data.maps) {
+    const tiles = mapTiles(data.maps.flat().map((m) => ({ values: m.data, rows: m.rows, cols: m.cols })));
+    view.buttons.forEach((button, k) => button.replaceChildren(tiles[k]));
+    view.tiled = data.maps;
+  }
+  for (const button of view.buttons) {
     const l = Number(button.dataset.layer), h = Number(button.dataset.head);
-    button.replaceChildren(tiles[k]);
     button.setAttribute('aria-pressed', String(l === data.layer && h === data.head));
-  });
+  }
 }
 
 function bigMap(data, t, selected, onCell = () => {}, inSlices = false) {
