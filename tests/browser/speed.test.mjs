@@ -99,6 +99,26 @@ test('nothing runs before Run; a run shows ratios, slopes and a plot consistent 
     assert.ok(Math.abs(Number(shown) - want) <= 0.02, `${key}: slope ${shown}, refitted from the table ${want}`);
   }
   for (const r2 of [m[2], m[4]]) assert.ok(Number(r2) >= 0 && Number(r2) <= 1);
+  // the sentence on what they show: read from the table's first and last ratios
+  // (grows or falls by more than 1.25 times, else steady), naming them and both slopes
+  assert.doesNotMatch(slopes, /both lines rise with the same slope/);
+  const trend = page.locator(`${WIDGET} [data-part="trend"]`);
+  const trendText = (await trend.textContent()).replace(/\u00a0/g, ' ');
+  const [first, lastRow] = [rows[0], rows.at(-1)];
+  const kind = lastRow.ratio > first.ratio * 1.25 ? 'grows' : lastRow.ratio * 1.25 < first.ratio ? 'falls' : 'steady';
+  // the shown ratios are rounded: away from the band's edges the kind is certain
+  const edge = Math.abs(Math.log(lastRow.ratio / first.ratio)) - Math.log(1.25);
+  if (Math.abs(edge) > 0.05) assert.equal(await trend.getAttribute('data-trend'), kind, trendText);
+  const said = await trend.getAttribute('data-trend');
+  assert.ok(trendText.includes(`slope ${m[3]} against ${m[1]}`) || trendText.includes(`slopes ${m[3]} and ${m[1]}`), trendText);
+  if (said === 'steady') {
+    const ratios = rows.map((r) => r.ratio);
+    const [low, high] = [rows[ratios.indexOf(Math.min(...ratios))], rows[ratios.indexOf(Math.max(...ratios))]];
+    assert.ok(trendText.includes(`between ${low.texts.ratio} and ${high.texts.ratio} the kernel’s time`), trendText);
+  } else {
+    assert.ok(trendText.includes(`${first.texts.ratio} the kernel’s time at n = 32 and ${lastRow.texts.ratio} at n = 512`), trendText);
+    assert.doesNotMatch(trendText, /constant factor\./);
+  }
 
   // the headline: the ratio at the largest n both ran
   const headline = await page.locator(`${WIDGET} [data-part="headline"]`).textContent();
@@ -115,8 +135,8 @@ test('nothing runs before Run; a run shows ratios, slopes and a plot consistent 
   // the plot: two series, one point per n each, the slopes in the legend
   const plot = page.locator(`${WIDGET} .sp-plot .plot.is-wide`);
   assert.equal(await plot.locator('polyline').count(), 2);
-  assert.equal(await plot.locator(`circle[fill="${KERNEL_COLOUR}"]`).count(), rows.length);
-  assert.equal(await plot.locator(`circle[fill="${JS_COLOUR}"]`).count(), rows.length);
+  assert.equal(await plot.locator(`circle:not(.plot-swatch)[fill="${KERNEL_COLOUR}"]`).count(), rows.length);
+  assert.equal(await plot.locator(`circle:not(.plot-swatch)[fill="${JS_COLOUR}"]`).count(), rows.length);
   const legend = (await plot.locator('text').allTextContents()).join(' | ');
   assert.ok(legend.includes(`JS loop, slope ${m[1]}`) && legend.includes(`our kernel, slope ${m[3]}`), legend);
   assert.ok(!(await plot.innerHTML()).includes('NaN'));

@@ -84,7 +84,11 @@ export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog 
   series.forEach((s, k) => {
     if (!s.label) return;
     const y = m.top + 12 + k * 16, color = s.color ?? PALETTE[k % PALETTE.length];
-    root.append(svg('line', { x1: m.left + 8, x2: m.left + 30, y1: y, y2: y, stroke: color, 'stroke-width': 2, 'stroke-dasharray': DASHES[k % DASHES.length] }));
+    // the swatch draws the series as the plot does: its line, its dot, or both
+    if (s.line !== false) {
+      root.append(svg('line', { x1: m.left + 8, x2: m.left + 30, y1: y, y2: y, stroke: color, 'stroke-width': 2, 'stroke-dasharray': DASHES[k % DASHES.length], class: 'plot-swatch' }));
+    }
+    if (s.points) root.append(svg('circle', { cx: m.left + 19, cy: y, r: 4, fill: color, stroke: '#fff', 'stroke-width': 1, class: 'plot-swatch' }));
     root.append(svg('text', { x: m.left + 36, y, 'font-size': 11, 'dominant-baseline': 'central', fill: 'currentColor' }, s.label));
   });
   return root;

@@ -47,6 +47,8 @@ export function compute(att, state, t) {
   const curve = state.score === 'article' ? null : att.kernelRegression({ keys, values, range: { from: lo, to: hi, count: 141 }, ...scoring });
   // the quiz: raw dot product at q = 150
   const quiz = att.kernelRegression({ keys, values, query: 150, score: 'dot' }).weights;
+  // the yardstick: the table's own least-squares line (the article's table lies on weight = height - 105)
+  const line = new Set(keys).size >= 2 && keys.length === values.length ? att.fitLine(keys, values) : null;
   return {
     keys, values,
     scores: one.scores ? Array.from(one.scores.data) : null,
@@ -54,6 +56,7 @@ export function compute(att, state, t) {
     contributions: Array.from(one.contributions.data),
     estimate: one.estimate,
     curve: curve && { queries: Array.from(curve.queries), estimates: Array.from(curve.estimates) },
+    line: line && { ...line, from: lo, to: hi, atQuery: line.slope * state.q + line.intercept },
     quiz: Array.from(quiz.data), quizTop: att.argmaxRows(quiz).index[0],
   };
 }
@@ -81,11 +84,13 @@ export function build(body, { t }) {
   const curve = element('figure', 'kv-curve');
   const curveCaption = element('figcaption', '', t.rich('curve'));
   const curveBox = element('div', 'plot-box');
-  curve.append(curveCaption, curveBox);
+  const yardstick = element('p', 'note kv-yardstick');
+  yardstick.dataset.part = 'yardstick';
+  curve.append(curveCaption, curveBox, yardstick);
   const top = element('div', 'kv-top');
   top.append(explain, estimateBox);
   body.append(top, tableBox, curve);
-  return { estimateLabel, estimate, explain, tbody, scoreSub: scoreHeading.lastChild, weightSub: weightHeading.lastChild, curveBox };
+  return { estimateLabel, estimate, explain, tbody, scoreSub: scoreHeading.lastChild, weightSub: weightHeading.lastChild, curveBox, yardstick };
 }
 
 export function render(view, data, state, { t }) {
@@ -115,6 +120,22 @@ export function render(view, data, state, { t }) {
     return tr;
   }));
   view.curveBox.replaceChildren(data.curve ? curvePlot(data, state, t) : element('p', 'muted', t.rich('noCurve')));
+  view.yardstick.hidden = !(data.curve && data.line);
+  if (data.curve && data.line) {
+    view.yardstick.replaceChildren(t.rich('yardstick', lineTexts(data, state, t)));
+    if (state.score === 'gaussian') view.yardstick.append(' ', t.rich('yardstickGaussian'));
+  }
+}
+
+// "weight = height − 105" for the article's table; "weight = 0.98 × height − 101.2" for another
+function lineTexts(data, state, t) {
+  const { slope, intercept, rSquared, atQuery } = data.line;
+  const slopeText = formatNumber(slope, { digits: 2, minDigits: 0 });
+  const scaled = slopeText === '1' ? t('lineX') : `${slopeText} × ${t('lineX')}`;
+  const offset = formatNumber(Math.abs(intercept), { digits: 1, minDigits: 0 });
+  const equation = `${t('lineY')} = ${scaled} ${intercept < 0 ? '−' : '+'} ${offset}`;
+  return { equation, r2: formatNumber(rSquared, { digits: 3 }), q: formatNumber(state.q, { digits: 1 }),
+    atQuery: formatNumber(atQuery, { digits: 1, minDigits: 0 }), estimate: formatNumber(data.estimate, { digits: 2, minDigits: 0 }) };
 }
 
 function curvePlot(data, state, t) {
@@ -124,6 +145,8 @@ function curvePlot(data, state, t) {
       { label: t('curveLabel'), x: data.curve.queries, y: data.curve.estimates },
       { label: t('points'), x: data.keys, y: data.values, points: true, line: false },
       { label: t('query'), x: [state.q], y: [data.estimate], points: true, line: false },
+      ...(data.line ? [{ label: t('lineLabel', { equation: lineTexts(data, state, t).equation }),
+        x: [data.line.from, data.line.to], y: [data.line.from, data.line.to].map((x) => data.line.slope * x + data.line.intercept) }] : []),
     ],
     xLabel: t('xAxis'), yLabel: t('yAxis'),
     markers: [{ x: state.q, label: `q = ${formatNumber(state.q, { digits: 1 })}` }],
@@ -148,6 +171,7 @@ export function exports(data, state, t) {
       rows: data.keys.map((k, i) => [k, data.values[i], data.scores ? data.scores[i] : '', data.weights[i], data.contributions[i]]),
     }),
     json: () => ({ keys: data.keys, values: data.values, scores: data.scores, weights: data.weights,
-      contributions: data.contributions, estimate: data.estimate, curve: data.curve }),
+      contributions: data.contributions, estimate: data.estimate, curve: data.curve,
+      tableLine: data.line && { slope: data.line.slope, intercept: data.line.intercept, rSquared: data.line.rSquared, atQuery: data.line.atQuery } }),
   };
 }

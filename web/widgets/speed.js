@@ -90,6 +90,12 @@ async function measure(att, config, session, report) {
 
 // ---- compute ---------------------------------------------------------------
 
+// The ratio "grows" or "falls" when its last value is more than TREND_BAND
+// times its first (or less than 1 / TREND_BAND); in between it is "steady":
+// timings on a shared machine move by ±10% from run to run.
+const TREND_BAND = 1.25;
+const trendOf = (first, last) => (last > first * TREND_BAND ? 'grows' : last * TREND_BAND < first ? 'falls' : 'steady');
+
 const configOf = (state) => ({ d: Number(state.d), maxN: Number(state.maxN) });
 
 // The rows of the table (one per n of the plan, measured or not), the core's
@@ -113,12 +119,18 @@ export function compute(att, state) {
     return { ...line, fromN: points[0].n, toN: points.at(-1).n, points: points.length };
   };
   const both = rows.filter((r) => r.ratio !== null);
+  const ratios = both.map((r) => r.ratio);
   const diffs = rows.filter((r) => r.diff !== null).map((r) => r.diff);
   return {
     d, maxN, rows,
     status: run?.status ?? 'idle', current: run?.current ?? null, done: run?.done ?? 0, total: run?.total ?? planOf(maxN).length,
     fits: { js: fit('js'), kernel: fit('kernel') },
     headline: both.at(-1) ?? null,
+    // how the ratio moves from the smallest n both ran to the largest
+    trend: both.length < 2 ? null : {
+      first: both[0], last: both.at(-1), low: Math.min(...ratios), high: Math.max(...ratios),
+      kind: trendOf(both[0].ratio, both.at(-1).ratio),
+    },
     maxDiff: diffs.length ? Math.max(...diffs) : null,
   };
 }
@@ -152,8 +164,9 @@ export function build(body, ctx) {
   const plotBox = element('div', 'plot-box');
   plot.append(plotCaption, plotBox);
 
-  const slopes = callout(t.rich('slopeTitle'), { part: 'slopes', key: true, texts: ['', t.rich('slopeMeaning')] });
-  const slopeFit = slopes.paragraphs[0];
+  const slopes = callout(t.rich('slopeTitle'), { part: 'slopes', key: true, texts: ['', t.rich('slopeMeaning'), ''] });
+  const [slopeFit, , trend] = slopes.paragraphs;
+  trend.dataset.part = 'trend';
 
   const table = element('table', 'sp-table');
   const caption = element('caption', 'table-caption');
@@ -197,7 +210,7 @@ export function build(body, ctx) {
     else start();
   });
 
-  return { button, progress, status, headline, headlineRatio, headlineText, plotCaption, plotBox, slopeFit, caption, tbody, jsStops, checkText };
+  return { button, progress, status, headline, headlineRatio, headlineText, plotCaption, plotBox, slopeFit, trend, caption, tbody, jsStops, checkText };
 }
 
 // compact: a narrower drawing with the same points, readable on a phone
@@ -286,6 +299,18 @@ export function render(view, data, state, { t }) {
   }
   view.slopeFit.dataset.jsSlope = js ? String(js.slope) : '';
   view.slopeFit.dataset.kernelSlope = kernel ? String(kernel.slope) : '';
+  // what the measured slopes and ratios show, said from them
+  const tr = data.trend;
+  view.trend.hidden = !tr;
+  view.trend.dataset.trend = tr ? tr.kind : '';
+  if (tr) {
+    const n = (row) => formatNumber(row.n, { digits: 0 });
+    view.trend.replaceChildren(t.rich(`trend_${tr.kind}`, {
+      js: slopeText(js), kernel: slopeText(kernel),
+      firstN: n(tr.first), firstRatio: formatRatio(tr.first.ratio), lastN: n(tr.last), lastRatio: formatRatio(tr.last.ratio),
+      low: formatRatio(tr.low), high: formatRatio(tr.high),
+    }));
+  }
 
   view.caption.replaceChildren(t.rich('tableCaption', { d }));
   view.tbody.replaceChildren(...data.rows.map((row) => tableRow(row, data, t)));
@@ -309,6 +334,8 @@ export function exports(data, state, t) {
       rows: data.rows.map((r) => ({ n: r.n, jsMs: r.js, kernelMs: r.kernel, ratio: r.ratio, maxAbsDifference: r.diff })),
       fits: { fromN: FIT_FROM, js: data.fits.js, kernel: data.fits.kernel },
       ratioAtLargestN: data.headline ? { n: data.headline.n, ratio: data.headline.ratio } : null,
+      ratioTrend: data.trend ? { kind: data.trend.kind, fromN: data.trend.first.n, fromRatio: data.trend.first.ratio,
+        toN: data.trend.last.n, toRatio: data.trend.last.ratio } : null,
       maxAbsDifference: data.maxDiff,
     }),
   };
