@@ -48,8 +48,103 @@ float half_to_float(std::uint16_t bits) {
     return static_cast<float>(Eigen::half(Eigen::half_impl::raw_uint16_to_half(bits)));
 }
 
+// A canonical Huffman code (the lengths of the file), checked when built.
+class HuffmanTable {
+public:
+    HuffmanTable(const std::vector<std::uint8_t>& lengths, const std::string& what) : what_(what) {
+        // per length, how many codes, and the symbols in code order
+        for (std::size_t s = 0; s < lengths.size(); ++s) {
+            if (lengths[s] > kMaxCodeLength)
+                bad(what + " has a code of length " + std::to_string(lengths[s]) + " (at most " +
+                    std::to_string(kMaxCodeLength) + ")");
+            ++per_length_[lengths[s]];
+        }
+        per_length_[0] = 0;
+        std::int64_t left = 1;  // codes still free at the current length (Kraft)
+        for (unsigned n = 1; n <= kMaxCodeLength; ++n) {
+            left = 2 * left - per_length_[n];
+            if (left < 0) bad(what + " has an impossible code: more codes of length " + std::to_string(n) + " than fit");
+            if (per_length_[n] && !shortest_) shortest_ = n;
+        }
+        if (!shortest_) bad(what + " has no code");
+        std::array<std::uint32_t, kMaxCodeLength + 2> offset{};
+        for (unsigned n = 1; n <= kMaxCodeLength; ++n) offset[n + 1] = offset[n] + per_length_[n];
+        in_order_.resize(offset[kMaxCodeLength + 1]);  // at most one per length given
+        for (std::size_t s = 0; s < lengths.size(); ++s)
+            if (lengths[s]) in_order_[offset[lengths[s]]++] = std::uint32_t(s);
+
+        // the codes of at most kFast bits by table: the next kFast bits (zeros past the end) -> symbol << 5 | length
+        fast_.assign(std::size_t(1) << kFast, 0);
+        std::uint32_t code = 0;
+        std::size_t k = 0;
+        for (unsigned n = 1; n <= kMaxCodeLength; ++n, code <<= 1)
+            for (std::uint32_t c = 0; c < per_length_[n]; ++c, ++code, ++k)
+                if (n <= kFast)
+                    for (std::uint32_t rest = 0; rest < (1u << (kFast - n)); ++rest)
+                        fast_[(code << (kFast - n)) | rest] = in_order_[k] << 5 | n;
+    }
+
+    // Whether size bytes can hold count codes at all (each takes the shortest
+    // code's bits or more): checked before the symbols' memory is allocated.
+    void check_count(std::size_t size, std::uint64_t count) const {
+        if (count > std::uint64_t(size) * 8 / shortest_)
+            bad(what_ + ": " + std::to_string(count) + " symbols of at least " + std::to_string(shortest_) +
+                " bits cannot fit in " + std::to_string(size) + " bytes of codes");
+    }
+
+    // Decodes count symbols from bytes, all of which must be used: emit(i, symbol).
+    template <class Emit>
+    void decode(const std::uint8_t* bytes, std::size_t size, std::size_t count, Emit&& emit) const {
+        const std::string& what = what_;
+        const std::uint64_t bits = std::uint64_t(size) * 8;
+        auto byte = [&](std::uint64_t i) -> std::uint32_t { return i < size ? bytes[i] : 0; };
+        std::uint64_t at = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::uint64_t b = at >> 3;
+            const std::uint32_t window = byte(b) << 16 | byte(b + 1) << 8 | byte(b + 2);
+            const std::uint32_t entry = fast_[(window >> (24 - kFast - (at & 7))) & ((1u << kFast) - 1)];
+            if (entry) {
+                if (at + (entry & 31) > bits)
+                    bad(what + ": the codes end after " + std::to_string(i) + " of " + std::to_string(count) + " symbols");
+                emit(i, entry >> 5);
+                at += entry & 31;
+                continue;
+            }
+            // a longer code, bit by bit (the plain canonical decoder)
+            std::int64_t code = 0, first = 0, index = 0;  // first code of the current length, its index in in_order
+            for (unsigned n = 1;; ++n) {
+                if (n > kMaxCodeLength) bad(what + ": symbol " + std::to_string(i) + " is not a code of the table");
+                if (at >= bits) bad(what + ": the codes end after " + std::to_string(i) + " of " + std::to_string(count) + " symbols");
+                code |= (bytes[at >> 3] >> (7 - (at & 7))) & 1;
+                ++at;
+                const std::int64_t here = per_length_[n];
+                if (code - first < here) {
+                    emit(i, in_order_[std::size_t(index + code - first)]);
+                    break;
+                }
+                index += here;
+                first = (first + here) << 1;
+                code <<= 1;
+            }
+        }
+        if ((at + 7) / 8 != size)
+            bad(what + ": " + std::to_string(size - (at + 7) / 8) + " bytes after the last code");
+        if (at % 8 && (bytes[at >> 3] & (0xFFu >> (at % 8))))
+            bad(what + ": the bits after the last code are not zero");
+    }
+
+private:
+    static constexpr unsigned kFast = 11;
+    std::string what_;
+    std::array<std::uint32_t, kMaxCodeLength + 1> per_length_{};
+    unsigned shortest_ = 0;  // the shortest code's length
+    std::vector<std::uint32_t> in_order_;
+    std::vector<std::uint32_t> fast_;
+};
+
 // A quantized tensor's header and codes, checked before its matrix is allocated:
-// every symbol takes at least one bit, so count <= 8 * the bytes present.
+// every symbol takes at least one bit, so count <= 8 * the bytes present, and
+// at least the shortest code of its table.
 Mat read_quantized(Reader& in, const std::string& name, std::uint32_t rows, std::uint32_t cols) {
     const auto step = in.get<float>("the step of '" + name + "'");
     if (!std::isfinite(step) || !(step > 0)) bad("tensor '" + name + "' has step " + number(step));
@@ -68,10 +163,14 @@ Mat read_quantized(Reader& in, const std::string& name, std::uint32_t rows, std:
         bad("tensor '" + name + "' " + shape(rows, cols) + " cannot fit in " + std::to_string(bytes) +
             " bytes of codes");
     const std::uint8_t* codes = in.take(bytes, "the codes of '" + name + "'");
-    const std::vector<std::uint32_t> k = decode_huffman(lengths, codes, bytes, std::size_t(count), "tensor '" + name + "'");
+    const HuffmanTable table(lengths, "tensor '" + name + "'");
+    table.check_count(bytes, count);  // the shortest code's bits each
+    // decoded straight into the matrix: no list of symbols beside it
     Mat m(rows, cols);
     Scalar* out = m.data();
-    for (std::size_t i = 0; i < k.size(); ++i) out[i] = Scalar(double(std::int64_t(lowest) + k[i]) * double(step));
+    table.decode(codes, bytes, std::size_t(count), [&](std::size_t i, std::uint32_t symbol) {
+        out[i] = Scalar(double(std::int64_t(lowest) + symbol) * double(step));
+    });
     return m;
 }
 
@@ -138,75 +237,10 @@ Mat read_tensor(Reader& in, const std::string& name, std::uint32_t version) {
 
 std::vector<std::uint32_t> decode_huffman(const std::vector<std::uint8_t>& lengths, const std::uint8_t* bytes,
                                           std::size_t size, std::size_t count, const std::string& what) {
-    // canonical code: per length, how many codes, and the symbols in code order
-    std::array<std::uint32_t, kMaxCodeLength + 1> per_length{};
-    for (std::size_t s = 0; s < lengths.size(); ++s) {
-        if (lengths[s] > kMaxCodeLength)
-            bad(what + " has a code of length " + std::to_string(lengths[s]) + " (at most " +
-                std::to_string(kMaxCodeLength) + ")");
-        ++per_length[lengths[s]];
-    }
-    per_length[0] = 0;
-    std::int64_t left = 1;  // codes still free at the current length (Kraft)
-    for (unsigned n = 1; n <= kMaxCodeLength; ++n) {
-        left = 2 * left - per_length[n];
-        if (left < 0) bad(what + " has an impossible code: more codes of length " + std::to_string(n) + " than fit");
-    }
-    if (left == std::int64_t(1) << kMaxCodeLength) bad(what + " has no code");
-    std::array<std::uint32_t, kMaxCodeLength + 2> offset{};
-    for (unsigned n = 1; n <= kMaxCodeLength; ++n) offset[n + 1] = offset[n] + per_length[n];
-    std::vector<std::uint32_t> in_order(offset[kMaxCodeLength + 1]);
-    for (std::size_t s = 0; s < lengths.size(); ++s)
-        if (lengths[s]) in_order[offset[lengths[s]]++] = std::uint32_t(s);
-
-    // the codes of at most kFast bits by table: the next kFast bits (zeros past the end) -> symbol << 5 | length
-    constexpr unsigned kFast = 11;
-    std::vector<std::uint32_t> fast(std::size_t(1) << kFast, 0);
-    {
-        std::uint32_t code = 0;
-        std::size_t k = 0;
-        for (unsigned n = 1; n <= kMaxCodeLength; ++n, code <<= 1)
-            for (std::uint32_t c = 0; c < per_length[n]; ++c, ++code, ++k)
-                if (n <= kFast)
-                    for (std::uint32_t rest = 0; rest < (1u << (kFast - n)); ++rest)
-                        fast[(code << (kFast - n)) | rest] = in_order[k] << 5 | n;
-    }
+    const HuffmanTable table(lengths, what);
+    table.check_count(size, count);
     std::vector<std::uint32_t> out(count);
-    const std::uint64_t bits = std::uint64_t(size) * 8;
-    auto byte = [&](std::uint64_t i) -> std::uint32_t { return i < size ? bytes[i] : 0; };
-    std::uint64_t at = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint64_t b = at >> 3;
-        const std::uint32_t window = byte(b) << 16 | byte(b + 1) << 8 | byte(b + 2);
-        const std::uint32_t entry = fast[(window >> (24 - kFast - (at & 7))) & ((1u << kFast) - 1)];
-        if (entry) {
-            if (at + (entry & 31) > bits)
-                bad(what + ": the codes end after " + std::to_string(i) + " of " + std::to_string(count) + " symbols");
-            out[i] = entry >> 5;
-            at += entry & 31;
-            continue;
-        }
-        // a longer code, bit by bit (the plain canonical decoder)
-        std::int64_t code = 0, first = 0, index = 0;  // first code of the current length, its index in in_order
-        for (unsigned n = 1;; ++n) {
-            if (n > kMaxCodeLength) bad(what + ": symbol " + std::to_string(i) + " is not a code of the table");
-            if (at >= bits) bad(what + ": the codes end after " + std::to_string(i) + " of " + std::to_string(count) + " symbols");
-            code |= (bytes[at >> 3] >> (7 - (at & 7))) & 1;
-            ++at;
-            const std::int64_t here = per_length[n];
-            if (code - first < here) {
-                out[i] = in_order[std::size_t(index + code - first)];
-                break;
-            }
-            index += here;
-            first = (first + here) << 1;
-            code <<= 1;
-        }
-    }
-    if ((at + 7) / 8 != size)
-        bad(what + ": " + std::to_string(size - (at + 7) / 8) + " bytes after the last code");
-    if (at % 8 && (bytes[at >> 3] & (0xFFu >> (at % 8))))
-        bad(what + ": the bits after the last code are not zero");
+    table.decode(bytes, size, count, [&](std::size_t i, std::uint32_t symbol) { out[i] = symbol; });
     return out;
 }
 
@@ -248,6 +282,13 @@ ModelFile read_model_file(const std::uint8_t* data, std::size_t size) {
     const auto n_tensors = in.get<std::uint32_t>("the tensor count");
     if (n_pieces > kMaxCount || n_tensors > kMaxCount)
         bad("impossible counts: " + std::to_string(n_pieces) + " pieces, " + std::to_string(n_tensors) + " tensors");
+    // each piece is a length byte and an f64 score at least: the count is checked
+    // against the bytes left before anything is reserved for it
+    constexpr std::uint64_t kPieceBytes = 1 + 8;
+    if (std::uint64_t(n_pieces) * kPieceBytes > in.left())
+        bad("truncated: the vocabulary size says " + std::to_string(n_pieces) + " pieces, at least " +
+            std::to_string(std::uint64_t(n_pieces) * kPieceBytes) + " bytes, only " + std::to_string(in.left()) +
+            " left");
     f.pieces.reserve(n_pieces);
     f.scores.reserve(n_pieces);
     for (std::uint32_t i = 0; i < n_pieces; ++i) {

@@ -61,7 +61,9 @@ ModelFile read_model_file(const std::uint8_t* data, std::size_t size);
 
 // Decodes count Huffman-coded symbols (the canonical code of lengths, as in
 // the file) from bytes, all of which must be used. Throws naming `what` on an
-// impossible code, a code that is not in the table, too few or too many bytes.
+// impossible code, a count the bytes cannot hold at the shortest code's length
+// (before the symbols are allocated), a code that is not in the table, too few
+// or too many bytes.
 std::vector<std::uint32_t> decode_huffman(const std::vector<std::uint8_t>& lengths, const std::uint8_t* bytes,
                                           std::size_t size, std::size_t count, const std::string& what);
 

@@ -11,6 +11,8 @@ namespace attn::test {
 
 // Allocations so far: operator new, plus every malloc when all_mallocs_counted().
 long allocations();
+// Bytes asked for so far by those allocations (whatever was freed since).
+long long allocated_bytes();
 // Whether allocations() sees Eigen's mallocs as well (true under AddressSanitizer).
 bool all_mallocs_counted();
 
@@ -20,6 +22,15 @@ long allocations_during(F&& f) {
     const long before = allocations();
     f();
     return allocations() - before;
+}
+
+// The bytes allocated while f runs (a sum over its allocations, freed or not:
+// at least its peak).
+template <class F>
+long long allocated_bytes_during(F&& f) {
+    const long long before = allocated_bytes();
+    f();
+    return allocated_bytes() - before;
 }
 
 }  // namespace attn::test
