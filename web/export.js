@@ -46,10 +46,20 @@ export function svgToPng({ text, width, height }, scale = 2) {
   });
 }
 
+// A text cell a spreadsheet would read as a formula (OWASP's CSV injection
+// list: = + - @, tab, carriage return) gets a leading ' so it is read as
+// text; a number, or text that is only a plain decimal number, cannot be a
+// formula and stays as it is.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+function csvText(s) {
+  return FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
+}
+
 // CSV text of a header row and data rows (RFC 4180 quoting).
 export function toCsv(header, rows) {
   const cell = (v) => {
-    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : v > 0 ? 'Infinity' : v < 0 ? '-Infinity' : 'NaN') : String(v ?? '');
+    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : v > 0 ? 'Infinity' : v < 0 ? '-Infinity' : 'NaN') : csvText(String(v ?? ''));
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';

