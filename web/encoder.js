@@ -46,8 +46,18 @@ export function modelAllowed(url) {
   return !import.meta.url || url.origin === location.origin;
 }
 
+// the file's name in an address, decoded where its escapes allow
+function fileName(url) {
+  const name = new URL(url).pathname.split('/').pop();
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 function entry(url) {
-  const file = decodeURIComponent(new URL(url).pathname.split('/').pop());
+  const file = fileName(url);
   if (!loads.has(url)) loads.set(url, { promise: null, listeners: new Set(), status: { phase: 'waiting', loaded: 0, total: 0, fromCache: false, seconds: 0, error: null, file } });
   return loads.get(url);
 }

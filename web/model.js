@@ -21,6 +21,8 @@ export function modelUrl(model, t) {
   let url;
   try {
     url = new URL(model, document.baseURI);
+    // a % that starts no escape (model=%, %E0%A4%A): the browser keeps it, but it names no file
+    decodeURIComponent(url.pathname);
   } catch {
     throw inputError(t('badUrl', { url: model }));
   }

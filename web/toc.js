@@ -16,6 +16,16 @@ function sectionTitle(section) {
   return text || section.id.replace(/-/g, ' ');
 }
 
+// The section id a fragment (#masking) names; '' (no section) when its
+// escapes are malformed (#%E0%A4%A), which decodeURIComponent refuses.
+function fragmentId(hash) {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return '';
+  }
+}
+
 // nav: the <nav class="toc"> of index.html, holding .toc-toggle, .toc-list
 // and .toc-current. root: where the sections are (document by default).
 export function createToc(nav, { root = document } = {}) {
@@ -100,7 +110,7 @@ export function createToc(nav, { root = document } = {}) {
   list.addEventListener('click', (event) => {
     const link = event.target.closest('a.toc-link');
     if (!link) return;
-    const id = decodeURIComponent(link.hash.slice(1));
+    const id = fragmentId(link.hash);
     mark(id);
     setOpen(false);
   });
@@ -112,7 +122,7 @@ export function createToc(nav, { root = document } = {}) {
   // empty: the browser jumped to where the section was then. Jump again once
   // they show their titles; scroll anchoring keeps it there as they fill.
   function land() {
-    const id = decodeURIComponent(location.hash.slice(1));
+    const id = fragmentId(location.hash);
     if (!links.has(id)) return;
     root.getElementById?.(id)?.scrollIntoView();
     mark(id);

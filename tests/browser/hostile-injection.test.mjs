@@ -233,6 +233,29 @@ test('a model address on another origin is refused with a visible message, befor
   assert.deepEqual(blocked, [], 'no request left the origin');
 });
 
+test('a model address whose %-escapes are broken (model=%, %E0%A4%A, %ZZ) is named in a visible message, before any request', async () => {
+  // raw in the address -> as the message quotes it (URLSearchParams' reading)
+  for (const [raw, shown] of [['%', '%'], ['%E0%A4%A', '\uFFFD%A'], ['model%2Fx%ZZ.bin', 'model/x%ZZ.bin']]) {
+    const { page, log } = await open(`embed.html?widget=real-model&model=${raw}`);
+    const root = widget(page, 'real-model', '');
+    await ready(root);
+    assert.equal(await root.getByRole('alert').textContent(), `The model address “${shown}” is not a valid URL.`, raw);
+    assert.equal(await root.locator('.model-loader').getAttribute('data-phase'), 'failed');
+    assert.deepEqual(log.requests.filter((url) => new URL(url).pathname.includes('%')), [], `model=${raw}: no request for it`);
+    await assertSafe(page, log, `model=${raw}`);
+    await page.close();
+  }
+  // the full page, both model widgets, in Chinese
+  const { page, log } = await open('?lang=zh&real-model.model=%&sentence-similarity.model=%25%');
+  for (const [name, shown] of [['real-model', '%'], ['sentence-similarity', '%%']]) {
+    const root = widget(page, name);
+    await ready(root);
+    assert.equal(await root.getByRole('alert').textContent(), `模型地址“${shown}”不是有效的 URL。`, name);
+  }
+  await assertSafe(page, log, 'full page, broken escapes');
+  await page.close();
+});
+
 test('the script embed may take its model from another host (README): here that host is unreachable, and the widget says so', async () => {
   const article = new URL('articles/model-elsewhere.html', browser.url).href;
   const { page, log } = await open(article, {

@@ -159,6 +159,36 @@ test('a link to a section lands there after the widgets above have drawn', () =>
   await eventually(async () => (await current(page)).join() === '#masking', { message: 'masking marked' });
 }));
 
+test('a fragment whose escapes are malformed (#%E0%A4%A) names no section: no error, no jump, the links still lead to their sections', () => withPage(browser, '?lang=en#%E0%A4%A', async ({ page, log }) => {
+  await titled(page);  // every widget mounted: the page has tried to land on the fragment
+  await page.locator('[data-widget="concepts"][data-ready="true"]').waitFor();
+  assert.equal(await page.evaluate(() => location.hash), '#%E0%A4%A', 'the address keeps its fragment');
+  assert.ok(Math.abs(await page.evaluate(() => window.scrollY)) < 40, 'no jump: the page stays at its top');
+  assert.deepEqual(await current(page), ['#concepts'], 'the first section is current, as at the top');
+  // land() itself, on a table of its own, with the malformed fragment in the address
+  const landed = await page.evaluate(async () => {
+    const { createToc } = await import('./toc.js');
+    const root = document.createElement('div');
+    root.innerHTML = '<nav class="toc"><button class="toc-toggle" aria-expanded="false"></button><span class="toc-current"></span><ol class="toc-list"></ol></nav>' +
+      '<main><section id="one"><h2 class="widget-title">One</h2></section></main>';
+    document.body.append(root);
+    const toc = createToc(root.querySelector('nav'), { root });
+    try {
+      toc.land();
+      return { error: null };
+    } catch (error) {
+      return { error: `${error.name}: ${error.message}` };
+    } finally {
+      root.remove();
+    }
+  });
+  assert.deepEqual(landed, { error: null }, 'land() throws nothing');
+  await page.locator('nav.toc a[href="#masking"]').click();
+  await eventually(async () => (await page.evaluate(() => location.hash)) === '#masking', { message: '#masking in the address' });
+  await eventually(async () => (await current(page)).join() === '#masking', { message: 'masking marked current' });
+  assert.deepEqual(log.pageErrors, [], 'no uncaught error');
+}));
+
 test('the list is built from the sections present: a section added later gets its link', () => withPage(browser, '?lang=en', async ({ page }) => {
   await titled(page);
   const result = await page.evaluate(async () => {
