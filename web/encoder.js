@@ -10,6 +10,7 @@
 //                                  (encoder.q.bin), or weights 'f16' / 'f32' (the page's ?weights=)
 //   weightsAsked()              -> the page address's weights= value, or null
 //   modelAllowed(url)           -> whether this page may fetch a model from url (a URL)
+//   modelOrigin()               -> the origin it may fetch from: the page's, or '*' (the script embed)
 //   loadEncoderOnce(att, url)   -> Promise<{ info, encode(text), embed(text) }>: one load per URL per
 //                                  page; encode and embed answer promises of what Encoder's do
 //   watchEncoder(url, listener) -> unsubscribe(); listener(status) now and at every change
@@ -42,8 +43,12 @@ export function defaultModelUrl(weights = 'q') {
 // must be on the page's origin, refused before any request otherwise. The
 // script embed (embed.js: no module URL) takes it from the host page's
 // data-state and may point to any host that sends CORS headers.
+export function modelOrigin() {
+  return import.meta.url ? location.origin : '*';
+}
 export function modelAllowed(url) {
-  return !import.meta.url || url.origin === location.origin;
+  const origin = modelOrigin();
+  return origin === '*' || url.origin === origin;
 }
 
 // the file's name in an address, decoded where its escapes allow
@@ -141,7 +146,8 @@ function loadInWorker(url, item) {
       for (const call of waiting.values()) call.reject(new Error(event.message || 'the encoder stopped'));
       waiting.clear();
     });
-    worker.postMessage({ type: 'load', url });
+    // the page's rule, for a worker that cannot keep to its own origin (one started from a blob: URL)
+    worker.postMessage({ type: 'load', url, origin: modelOrigin() });
   });
 }
 
