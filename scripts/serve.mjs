@@ -1,6 +1,9 @@
 // A static file server for web/ on 127.0.0.1, for `npm start` and the browser
-// tests. Serves only files under the root, with the right MIME types.
+// tests. Serves only files under the root, with the right MIME types, and an
+// ETag: a file the browser has (a module a worker imports again) comes back
+// as 304 Not Modified, not a second download.
 //   node scripts/serve.mjs            PORT from the environment, default 8000
+//   node scripts/serve.mjs dist       the release instead of web/
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -24,19 +27,35 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export const WEB_ROOT = resolve(here, '..', 'web');
 
 // Starts a server for root on host:port (port 0: any free port); resolves to { server, url }.
-export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0 } = {}) {
+// base: the path root is served under ('/site/v1/': a host's subpath; other paths are 404);
+// headers: sent with every answer (the tests' CDN sends Access-Control-Allow-Origin: *).
+export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0, base = '/', headers = {} } = {}) {
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      const whole = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      if (!whole.startsWith(base)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
+      const path = whole.slice(base.length - 1);
       let file = normalize(join(root, path));
       if (file !== root && !file.startsWith(root + sep)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      let info = await stat(file);
+      if (info.isDirectory()) {
+        file = join(file, 'index.html');
+        info = await stat(file);
+      }
+      const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { ETag: etag, 'Cache-Control': 'no-cache', ...headers });
+        res.end();
+        return;
+      }
       const body = await readFile(file);
       res.writeHead(200, {
         'Content-Type': TYPES[extname(file)] || 'application/octet-stream',
         // the length lets a page show a download's progress (the 14 MB model file)
         'Content-Length': body.length,
         'Cache-Control': 'no-cache',
+        ETag: etag,
+        ...headers,
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (e) {
@@ -46,12 +65,13 @@ export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0 } = {}) {
   });
   return new Promise((ok, ko) => {
     server.once('error', ko);
-    server.listen(port, host, () => ok({ server, url: `http://${host}:${server.address().port}/` }));
+    server.listen(port, host, () => ok({ server, url: `http://${host}:${server.address().port}${base}` }));
   });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT || 8000);
-  const { url } = await serve({ port });
-  console.log(`attention-wasm: serving web/ at ${url}  (Ctrl+C to stop)`);
+  const folder = process.argv[2];
+  const { url } = await serve({ port, ...(folder ? { root: resolve(folder) } : {}) });
+  console.log(`attention-wasm: serving ${folder ?? 'web/'} at ${url}  (Ctrl+C to stop)`);
 }

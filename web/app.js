@@ -20,10 +20,21 @@ function translatePage() {
 
 const toc = createToc(document.querySelector('nav.toc'));
 
+// The mounted widgets (their handles, or null where one failed to start)
+let mounted = [];
+let generation = 0;
+
 // Resolves once every widget shows its title (its numbers may come later).
+// Widgets already mounted (in the former language) are unmounted first; one
+// that comes up after a newer switch is unmounted at once.
 function mountAll() {
+  const mine = ++generation;
+  for (const handle of mounted.splice(0)) handle?.unmount();
   const mounts = [...document.querySelectorAll('main [data-widget]')].map((root) =>
-    mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.` }));
+    mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.` }).then((handle) => {
+      if (mine === generation) mounted.push(handle);
+      else handle?.unmount();
+    }));
   return Promise.all(mounts).then(() => toc.refresh());
 }
 

@@ -14,11 +14,14 @@
 //   loadEncoderOnce(att, url)   -> Promise<{ info, encode(text), embed(text) }>: one load per URL per
 //                                  page; encode and embed answer promises of what Encoder's do
 //   watchEncoder(url, listener) -> unsubscribe(); listener(status) now and at every change
+//   closeEncoders()             -> every worker stopped and every load forgotten (the last model
+//                                  widget of the page was unmounted); a later request loads again
 //     status: { phase: 'waiting' | 'fetching' | 'preparing' | 'ready' | 'failed',
 //               loaded, total (bytes; total 0 while unknown), fromCache, seconds, error, file (its name) }
 // A failed load is forgotten, so the next request tries again.
 import { loadModel } from './model-file.js';
 import { assetUrl } from './assets.js';
+import { startWorker } from './workers.js';
 
 export const MODEL_FILES = { q: 'model/encoder.q.bin', f16: 'model/encoder.f16.bin', f32: 'model/encoder.f32.bin' };
 
@@ -83,6 +86,7 @@ export function watchEncoder(url, listener) {
 
 async function loadHere(att, url, item) {
   const encoder = await loadModel(att, url, (change) => report(item, change));
+  item.close = () => encoder.delete();
   return {
     info: encoder.info,
     encode: async (text) => encoder.encode(text),
@@ -94,10 +98,6 @@ async function loadHere(att, url, item) {
 
 class NoWorker extends Error {}
 
-function startWorker() {
-  // throws where there is no module worker: no Worker, a bundle without its URL
-  return new Worker(new URL('./encoder-worker.js', import.meta.url), { type: 'module' });
-}
 
 // Resolves to the encoder in a new worker; rejects with NoWorker where the
 // worker cannot start or its module cannot load (then the page loads it).
@@ -105,7 +105,7 @@ function loadInWorker(url, item) {
   return new Promise((resolve, reject) => {
     let worker;
     try {
-      worker = startWorker();
+      worker = startWorker('encoder');
     } catch (error) {
       reject(new NoWorker(String(error)));
       return;
@@ -113,6 +113,11 @@ function loadInWorker(url, item) {
     const waiting = new Map();  // id -> { resolve, reject }
     let next = 1;
     let loaded = false;
+    item.close = () => {
+      worker.terminate();
+      for (const call of waiting.values()) call.reject(new Error('the encoder was closed'));
+      waiting.clear();
+    };
     const ask = (type, text) => new Promise((done, failed) => {
       const id = next++;
       waiting.set(id, { resolve: done, reject: failed });
@@ -158,6 +163,11 @@ async function load(att, url, item) {
     if (!(error instanceof NoWorker)) throw error;
     return loadHere(att, url, item);
   }
+}
+
+export function closeEncoders() {
+  for (const item of loads.values()) item.close?.();
+  loads.clear();
 }
 
 export function loadEncoderOnce(att, url) {

@@ -3,7 +3,7 @@
 // first of them comes into view (the 8 MB file loads then, once per page:
 // web/encoder.js), the loader's view, and encodings cached by model and text.
 // Their messages are in the common section of the catalogs.
-import { MODEL_FILES, defaultModelUrl, loadEncoderOnce, modelAllowed, watchEncoder, weightsAsked } from './encoder.js';
+import { MODEL_FILES, closeEncoders, defaultModelUrl, loadEncoderOnce, modelAllowed, watchEncoder, weightsAsked } from './encoder.js';
 import { modelLoader, showModelStatus } from './render/loader.js';
 import { inputError } from './text.js';
 
@@ -65,24 +65,40 @@ export function encodeCached(encoder, url, text, kind = 'encode') {
   return result;
 }
 
+// The model widgets mounted on the page: when the last is unmounted (ctx.signal),
+// the encoders' workers stop and their encodings are forgotten.
+let mounted = 0;
+
 // The loader of a model widget, first in body: it follows the encoder's status,
 // and opens the gate once body is (nearly) on screen, never before.
 export function mountModelLoader(body, ctx) {
   const { t } = ctx;
   const view = modelLoader(t, () => ctx.setState({}));
   body.append(view.element);
+  let unwatch = null;
   try {
-    watchEncoder(modelUrl(ctx.state.model, t), (s) => showModelStatus(view, s, t));
+    unwatch = watchEncoder(modelUrl(ctx.state.model, t), (s) => showModelStatus(view, s, t));
   } catch {
     showModelStatus(view, { phase: 'failed', loaded: 0, total: 0 }, t);  // a bad address: compute says why
   }
+  let observer = null;
   if (typeof IntersectionObserver === 'function') {
-    const observer = new IntersectionObserver((entries) => {
+    observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); openModel(); }
     }, { rootMargin: '300px 0px' });
     observer.observe(body);
   } else {
     openModel();
   }
+  mounted += 1;
+  ctx.signal.addEventListener('abort', () => {
+    unwatch?.();
+    observer?.disconnect();
+    mounted -= 1;
+    if (mounted === 0) {
+      closeEncoders();
+      encodings.clear();
+    }
+  }, { once: true });
   return view;
 }

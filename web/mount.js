@@ -5,8 +5,11 @@ import { mountWidget } from './runtime.js';
 import { parseState, writeState } from './state.js';
 import { WIDGETS } from './widgets/index.js';
 
-// options: { lang, search (the query string holding the state), prefix, writeUrl, embedded }
-export async function mountByName(root, { lang, search, prefix = '', writeUrl = true, embedded = false }) {
+// options: { lang, search (the query string holding the state), prefix, writeUrl, embedded,
+//            hide, onChange(state), onReady(), onError(message) (see runtime.js) }
+// Resolves to the widget's handle (runtime.js), or null where it could not start.
+export async function mountByName(root, { lang, search, prefix = '', writeUrl = true, embedded = false, hide = [],
+  onChange = () => {}, onReady = () => {}, onError = () => {} }) {
   const name = root.dataset.widget;
   try {
     // own names only: "__proto__" or "constructor" in a URL is an unknown widget too
@@ -17,8 +20,11 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
     const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
     const state = parseState(search, def.controls, defaults, prefix);
     return mountWidget(root, def, {
-      lang, state, embedded,
-      onChange: (next) => { if (writeUrl) writeState(next, def.controls, prefix); },
+      lang, state, embedded, hide, onReady, onError,
+      onChange: (next) => {
+        if (writeUrl) writeState(next, def.controls, prefix);
+        onChange(next);
+      },
     });
   } catch (error) {
     const message = document.createElement('p');
@@ -26,6 +32,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
     message.setAttribute('role', 'alert');
     message.textContent = translator(lang)('startError', { message: error.message });
     root.replaceChildren(message);
+    onError(message.textContent);
     return null;
   }
 }

@@ -4,8 +4,13 @@
 //   name, defaults, controls                       (declarative: see state.js, controls.js)
 //   compute(att, state, t)  -> data               (all numbers, from the core; may throw; may be async)
 //   build(body, ctx)        -> view               (its DOM, once; ctx: { t, lang, state, setState(next, { quiet }),
-//                                                   module(): the attention module, for work a button starts })
+//                                                   module(): the attention module, for work a button starts,
+//                                                   signal: an AbortSignal, aborted when the widget is unmounted })
 //   render(view, data, state, ctx)                (updates the DOM from data)
+//   dispose?(view)                                (stops what build started: workers, timers, frames)
+//   lazy?                   true: build and the first compute wait until the widget comes within half a
+//                           screen of the viewport, or the reader changes it (a widget that trains:
+//                           its module, worker and corpus load then, not with the page)
 //   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object or a promise of one }
 //   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes }
 // Its text is in the catalogs (web/i18n/<lang>.js), in the section named after
@@ -14,12 +19,17 @@
 // The frame adds the title and intro, the controls, the error message, the
 // predict-then-reveal question, export buttons and the embed snippet, and runs
 // state -> compute -> render on every change (a token drops stale results).
+//
+// mountWidget returns { update(), state, setState(next), data, unmount() }.
+// unmount() calls the widget's dispose(view), aborts ctx.signal (listeners and
+// shared helpers registered with it let go), drops a compute in flight and
+// empties root; a second call does nothing.
 import { loadAttention } from './compute.js';
 import { buildControls } from './controls.js';
 import { element, liveElement } from './dom.js';
 import { download, svgDocument, svgToPng, toCsv, toJson } from './export.js';
 import { languageTag, translator } from './i18n.js';
-import { stateQuery } from './state.js';
+import { publicState, stateQuery } from './state.js';
 
 // Where the page lives, for embed snippets: the folder of the current document.
 function siteBase() {
@@ -80,13 +90,38 @@ function buildQuiz(quiz, t) {
   return { element: box, reveal, answer, guess: () => group.querySelector('input:checked')?.value };
 }
 
+// Calls then() once element comes within half a screen of the viewport (at
+// once where there is no IntersectionObserver); never after signal aborts.
+function whenNear(element, then, signal) {
+  if (typeof IntersectionObserver !== 'function') {
+    then();
+    return;
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    observer.disconnect();
+    then();
+  }, { rootMargin: '50% 0px' });
+  observer.observe(element);
+  signal.addEventListener('abort', () => observer.disconnect(), { once: true });
+}
+
 // root: the element to fill; def: the widget definition.
-// options: { lang, state, onChange(state), embedded, heading }
-export function mountWidget(root, def, { lang = 'en', state: initial = {}, onChange = () => {}, embedded = false, heading = 'h2' } = {}) {
+// options: { lang, state, onChange(state), onReady(), onError(message), embedded, heading, hide }
+//   onChange: the state as its controls hold it (the keys of a URL), after each change of it made in
+//             the widget (not by the returned setState; a change of a key of no control is none)
+//   onReady:  once, when the first numbers are drawn
+//   onError:  whenever the widget shows an error message
+//   hide:     parts to leave out: 'title', 'intro', 'quiz', 'export', 'embed'
+export function mountWidget(root, def, { lang = 'en', state: initial = {}, onChange = () => {}, onReady = () => {}, onError = () => {},
+  embedded = false, heading = 'h2', hide = [] } = {}) {
   const t = translator(lang, def.name);
   let state = { ...def.defaults, ...initial };
   let data = null;
   let latest = 0;
+  let ready = false;
+  const lifetime = new AbortController();
+  let said = JSON.stringify(publicState(state, def.controls));  // the public state onChange last saw
 
   root.classList.add('widget');
   root.lang = languageTag(lang);
@@ -95,8 +130,13 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   // quiet: keep the state (and the URL) without recomputing, for a selection
   // the widget already shows (a focused cell: re-drawing would lose the focus)
   const setState = (next, { quiet = false } = {}) => {
+    if (lifetime.signal.aborted) return;
     state = { ...state, ...next };
-    onChange(state);
+    const shown = publicState(state, def.controls);
+    if (JSON.stringify(shown) !== said) {
+      said = JSON.stringify(shown);
+      onChange(shown);
+    }
     if (!quiet) update();
   };
   const controls = buildControls(def.controls, t, (key, value) => setState({ [key]: value }));
@@ -104,12 +144,17 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   const alert = element('p', 'widget-error');
   alert.setAttribute('role', 'alert');
   alert.hidden = true;
-  const ctx = { t, lang, get state() { return state; }, setState, module: loadAttention };
-  const view = def.build(body, ctx);
+  const ctx = { t, lang, get state() { return state; }, setState, module: loadAttention, signal: lifetime.signal };
+  // built at once, or for a lazy widget when it first comes near the screen (or is changed)
+  let view = null;
+  const built = () => (view ??= def.build(body, ctx));
+  if (def.lazy) body.append(element('p', 'widget-loading', t.rich('loading')));
+  else built();
 
-  const parts = [title, intro, controls.element, alert, body];
+  const shown = (part) => !hide.includes(part);
+  const parts = [...(shown('title') ? [title] : []), ...(shown('intro') ? [intro] : []), controls.element, alert, body];
   let quiz = null;
-  if (def.quiz) {
+  if (def.quiz && shown('quiz')) {
     quiz = buildQuiz(def.quiz, t);
     quiz.reveal.addEventListener('click', () => {
       if (!data) return;
@@ -138,9 +183,9 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   const visualButtons = [button('exportPng', 'png'), button('exportSvg', 'svg')];
   button('exportCsv', 'csv');
   button('exportJson', 'json');
-  tools.append(exportBar);
+  if (shown('export')) tools.append(exportBar);
   let snippets = null;
-  if (!embedded) {
+  if (!embedded && shown('embed')) {
     const details = element('details', 'embed');
     details.append(element('summary', '', t.rich('embed')));
     const iframe = codeBlock('', t), script = codeBlock('', t);
@@ -148,7 +193,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     snippets = { iframe, script };
     tools.append(details);
   }
-  parts.push(tools);
+  if (tools.childElementCount) parts.push(tools);
   root.replaceChildren(...parts);
 
   async function exportAs(kind) {
@@ -161,8 +206,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
         download(`${name}.csv`, toCsv(header, rows), 'text/csv');
       } else if (kind === 'json') {
         // the state as the URL holds it: a widget may keep more (the speed widget's measurements)
-        const shown = Object.fromEntries(def.controls.map((c) => [c.key, state[c.key]]));
-        download(`${name}.json`, toJson({ widget: def.name, state: shown, ...(await out.json()) }), 'application/json');
+        download(`${name}.json`, toJson({ widget: def.name, state: publicState(state, def.controls), ...(await out.json()) }), 'application/json');
       } else {
         const doc = svgDocument(out.visual());
         if (kind === 'svg') download(`${name}.svg`, doc.text, 'image/svg+xml');
@@ -178,9 +222,14 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     const message = error?.name === 'ExportError' ? t(error.message) : error?.message;
     alert.textContent = !error ? '' : error.name === 'InputError' ? message : t('error', { message });
     root.classList.toggle('has-error', Boolean(error));
+    if (error) onError(alert.textContent);
   }
 
   async function update() {
+    if (!view) {
+      body.replaceChildren();
+      built();
+    }
     const token = ++latest;
     controls.sync(state);
     root.setAttribute('aria-busy', 'true');
@@ -191,11 +240,12 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     } catch (e) {
       error = e instanceof Error ? e : new Error(String(e));
     }
-    if (token !== latest) return;
+    if (token !== latest || lifetime.signal.aborted) return;
     showError(error);
     if (next) {
       data = next;
       await def.render(view, data, state, ctx);  // a widget may draw in slices (real-model): ready after the last
+      if (token !== latest || lifetime.signal.aborted) return;
     }
     const hasVisual = Boolean(data && def.exports(data, state, t).visual);
     visualButtons.forEach((b) => { b.hidden = !hasVisual; });
@@ -206,8 +256,39 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     }
     root.removeAttribute('aria-busy');
     root.dataset.ready = 'true';
+    if (data && !ready) {
+      ready = true;
+      onReady();
+    }
   }
 
-  update();
-  return { update, get state() { return state; }, setState, get data() { return data; } };
+  function unmount() {
+    if (lifetime.signal.aborted) return;
+    latest += 1;  // a compute in flight draws nothing
+    try {
+      if (view) def.dispose?.(view);
+    } finally {
+      lifetime.abort();
+      // its own parts only: a newer mount may already fill root (a quick second language switch)
+      for (const part of parts) part.remove();
+      if (!root.firstChild) {
+        root.classList.remove('widget', 'has-error');
+        root.removeAttribute('aria-busy');
+        delete root.dataset.ready;
+      }
+    }
+  }
+
+  if (def.lazy) whenNear(root, update, lifetime.signal);
+  else update();
+  return {
+    update, get state() { return state; }, get data() { return data; }, unmount,
+    // a change from outside (the embed's API): no onChange, which is for the reader's changes
+    setState(next) {
+      if (lifetime.signal.aborted) return;
+      state = { ...state, ...next };
+      said = JSON.stringify(publicState(state, def.controls));
+      update();
+    },
+  };
 }

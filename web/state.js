@@ -33,6 +33,54 @@ function parseValue(control, text) {
   }
 }
 
+// What a control accepts, in words, for an error message.
+function accepted(control) {
+  switch (control.type) {
+    case 'choice':
+    case 'select':
+      return `one of ${control.options.map((o) => JSON.stringify(o.value)).join(', ')}`;
+    case 'toggle':
+      return 'true or false';
+    case 'text':
+      return `a string of at most ${control.maxLength ?? 2000} characters`;
+    case 'range':
+      return `a number from ${control.min} to ${control.max}`;
+    default:
+      return 'nothing';
+  }
+}
+
+// A partial state given by a program (the embed's API): each key must be a
+// control's and each value valid for it (a URL's text form, or a number or a
+// boolean where the control holds one). Returns the values as the widget keeps
+// them; throws an Error naming the first bad key or value.
+export function checkState(partial, controls, widget) {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw new Error(`the state of "${widget}" must be an object of its keys, got ${partial === null ? 'null' : typeof partial}`);
+  }
+  const out = {};
+  for (const key of Object.keys(partial)) {
+    const control = controls.find((c) => c.key === key);
+    if (!control) {
+      throw new Error(`"${widget}" has no state key "${key}"; its keys are ${controls.map((c) => c.key).join(', ')}`);
+    }
+    const given = partial[key];
+    const text = control.type === 'toggle' && typeof given === 'boolean' ? (given ? '1' : '0')
+      : typeof given === 'string' || (typeof given === 'number' && control.type !== 'text') ? String(given) : null;
+    const value = parseValue(control, text);
+    if (value === undefined) {
+      throw new Error(`bad value for "${key}" of "${widget}": ${JSON.stringify(given) ?? String(given)} (it takes ${accepted(control)})`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+// The state as its controls hold it: the keys a URL or the embed's API knows.
+export function publicState(state, controls) {
+  return Object.fromEntries(controls.map((c) => [c.key, state[c.key]]));
+}
+
 function formatValue(control, value) {
   return control.type === 'toggle' ? (value ? '1' : '0') : String(value);
 }
@@ -53,12 +101,6 @@ export function serialiseState(state, controls, search = '', prefix = '') {
   const params = new URLSearchParams(search);
   for (const control of controls) params.set(prefix + control.key, formatValue(control, state[control.key]));
   return `?${params}`;
-}
-
-// The state of a widget from the page's URL.
-export function readState(controls, defaults, prefix = '') {
-  flushState();
-  return parseState(window.location.search, controls, defaults, prefix);
 }
 
 // Writes into the URL are rationed: Chromium ignores history changes beyond

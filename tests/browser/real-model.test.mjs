@@ -202,7 +202,7 @@ test('on the full page the model loads only when the widget comes into view; pre
   assert.ok(r.truncated);
   assert.match(await cut.textContent(), new RegExp(`最多读 128 个片段.*到“${r.words[r.words.length - 1]}”为止`));
   // (the map is drawn a row or two per frame)
-  await eventually(async () => (await page.locator(`${W} .rm-map .heatmap-row`).count()) === r.words.length, { message: 'a row per word' });
+  await eventually(async () => (await page.locator(`${W} .rm-map .heatmap-row`).count()) === r.words.length, { timeout: 20000, message: 'a row per word' });
 
   // empty: a message, not a blank widget
   await page.locator(`${W} input[type="text"]`).first().fill('  ');

@@ -10,19 +10,18 @@
 // startWorker() -> Worker and startLoop(att, post) -> loop (with receive(message))
 // default to the attention trainer's (training-worker.js, engine.js); the
 // language model brings its own (lm/).
+import { startWorker } from '../workers.js';
 import { createEngine, createLoop } from './engine.js';
 
 // a slice on the main thread: short enough that the page keeps its frames
 const MAIN_SLICE_MS = 4;
 
-function startTrainerWorker() {
-  // throws where there is no module worker: no Worker, a bundle without its URL, a refusing host
-  return new Worker(new URL('../training-worker.js', import.meta.url), { type: 'module' });
-}
+// throws where no worker can start: no Worker, a script embed from file://, a refusing host
+const startTrainerWorker = () => startWorker('training');
 
 const startTrainerLoop = (att, post) => createLoop(createEngine(att), { sliceMs: MAIN_SLICE_MS, post });
 
-export function createRunner({ loadAttention, onMessage, onMode, useWorker = true, startWorker = startTrainerWorker, startLoop = startTrainerLoop }) {
+export function createRunner({ loadAttention, onMessage, onMode, useWorker = true, startWorker: start = startTrainerWorker, startLoop = startTrainerLoop }) {
   let mode = 'starting';
   let worker = null;
   let loop = null;
@@ -78,7 +77,7 @@ export function createRunner({ loadAttention, onMessage, onMode, useWorker = tru
 
   if (useWorker) {
     try {
-      worker = startWorker();
+      worker = start();
       worker.addEventListener('message', ({ data }) => {
         if (data.type === 'ready') {
           setMode('worker');

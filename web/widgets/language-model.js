@@ -8,6 +8,7 @@
 // and shows the same numbers, poems included.
 import { element } from '../dom.js';
 import { assetUrl } from '../assets.js';
+import { startWorker } from '../workers.js';
 import { callout } from '../render/callout.js';
 import { composite } from '../render/compose.js';
 import { CORPORA, createEngine, createLoop } from '../lm/engine.js';
@@ -16,6 +17,12 @@ import { plotFigure, showStatus, statGrid, trainingBar } from '../training/parts
 import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from '../lm/draw.js';
 
 export const name = 'language-model';
+// it trains: its module, its worker and its data load when it comes near the screen
+export const lazy = true;
+
+// the release's files it loads beside embed.js (docs/embedding.md; the release test checks them):
+// the training module and the chosen corpus
+export const assets = ['wasm/attention-training.js', 'data/names.json', 'data/quatrains.json'];
 
 // the steps a link may ask to retrain to: a poem model's step is tens of milliseconds
 export const MAX_STEPS = 3000;
@@ -47,10 +54,7 @@ export const controls = [
 const SPEED = 4;
 const FIGURES_EVERY = 400;  // ms between redrawn figures while training
 
-function startWorker() {
-  // throws where there is no module worker (the bundled embed.js has no module URL)
-  return new Worker(new URL('../lm-worker.js', import.meta.url), { type: 'module' });
-}
+const startLmWorker = () => startWorker('lm');
 const startLoop = (att, post) => createLoop(createEngine(att), { sliceMs: 4, post });
 
 const modelOptions = (state) => ({
@@ -110,11 +114,10 @@ export function build(body, ctx) {
   };
   view.controller = createController({
     loadAttention: ctx.module,
-    startWorker,
+    startWorker: startLmWorker,
     startLoop,
     maxSteps: MAX_STEPS,
     onSnapshot(snapshot) {
-      if (!body.isConnected) { view.controller.dispose(); return; }
       if (!view.data) return;
       view.error.hidden = true;
       if (snapshot.full) view.full = snapshot;
@@ -135,11 +138,14 @@ export function build(body, ctx) {
       answered(view);
     },
   });
-  // a widget mounted again (a language switch) leaves this one out of the page: its worker goes
-  const watch = setInterval(() => {
-    if (!body.isConnected) { clearInterval(watch); view.controller.dispose(); }
-  }, 2000);
   return view;
+}
+
+// unmounted (a language switch mounts it again, an embed removes it): its worker
+// goes, and a render waiting for the loop's answer stops waiting
+export function dispose(view) {
+  view.controller.dispose();
+  answered(view);
 }
 
 // The figures of new options or settings come from the loop a moment after

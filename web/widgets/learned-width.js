@@ -12,6 +12,11 @@ import { linePlot } from '../render/plot.js';
 import { plotFigure, statGrid } from '../training/parts.js';
 
 export const name = 'learned-width';
+// it trains: its module, its worker and its data load when it comes near the screen
+export const lazy = true;
+
+// the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
+export const assets = ['wasm/attention-training.js'];
 
 export const MAX_STEPS = 2000;
 export const defaults = { seed: 1, noise: 2, lr: 0.01, steps: 0 };
@@ -101,7 +106,7 @@ export function build(body, ctx) {
     ctx.setState({ steps: view.data.step });
   };
   const frame = async () => {
-    if (!view.playing || !body.isConnected) return;
+    if (!view.playing) return;
     const att = await ctx.module();
     const steps = Math.min(MAX_STEPS, view.data.step + STEPS_PER_FRAME);
     const data = await dataAt(att, ctx.state, steps);
@@ -170,6 +175,12 @@ function landscapePlot(data, t) {
     xLabel: t('widthAxis'), yLabel: t('lossAxis'), xLog: true, yLog: true, width: 420, height: 240,
     markers: [{ x: data.width, label: t('widthMarker', { w: formatNumber(data.width, { digits: 3 }) }) }],
   });
+}
+
+// unmounted: the frames stop (a frame already asked for finds view.playing false)
+export function dispose(view) {
+  view.playing = false;
+  cancelAnimationFrame(view.frame);
 }
 
 export function render(view, data, state, { t }) {

@@ -190,13 +190,13 @@ export function build(body, ctx) {
     const config = configOf(ctx.state);
     const mine = {
       stop: false,
-      // the Stop button, another d or largest n, a newer run, or the widget gone (a language switch re-mounts it)
-      stopped: () => mine.stop || session !== mine || !body.isConnected ||
+      // the Stop button, another d or largest n, a newer run, or the widget unmounted (ctx.signal)
+      stopped: () => mine.stop || session !== mine || ctx.signal.aborted ||
         configOf(ctx.state).d !== config.d || configOf(ctx.state).maxN !== config.maxN,
     };
     session = mine;
     // a stale run (stopped by a newer one, or for another d or n) reports nothing more
-    const report = (run) => { if (body.isConnected && session === mine && !(run.status === 'running' && mine.stopped())) ctx.setState({ run }); };
+    const report = (run) => { if (session === mine && !(run.status === 'running' && mine.stopped())) ctx.setState({ run }); };
     try {
       const att = await ctx.module();
       report(await measure(att, config, mine, report));

@@ -15,6 +15,11 @@ import { accuracyPlot, drawSnapshot, lossPlot, mapFigure, pattern, percent } fro
 import { plotFigure, showStatus, statGrid, trainingBar } from '../training/parts.js';
 
 export const name = 'training';
+// it trains: its module, its worker and its data load when it comes near the screen
+export const lazy = true;
+
+// the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
+export const assets = ['wasm/attention-training.js'];
 
 export const defaults = { task: 'reverse', seed: 1, heads: '1', lr: 0.01, speed: 2, steps: 0 };
 
@@ -72,7 +77,6 @@ export function build(body, ctx) {
   view.controller = createController({
     loadAttention: ctx.module,
     onSnapshot(snapshot) {
-      if (!body.isConnected) { view.controller.dispose(); return; }
       if (!view.data) return;
       view.data.live.snapshot = snapshot;
       // while training, the figures follow a few times a second, the numbers every frame
@@ -83,11 +87,12 @@ export function build(body, ctx) {
     onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
     onError: (message) => { view.status.textContent = t('trainingError', { message }); },
   });
-  // a widget mounted again (a language switch) leaves this one out of the page: its worker goes
-  const watch = setInterval(() => {
-    if (!body.isConnected) { clearInterval(watch); view.controller.dispose(); }
-  }, 2000);
   return view;
+}
+
+// unmounted (a language switch mounts it again, an embed removes it): its worker goes
+export function dispose(view) {
+  view.controller.dispose();
 }
 
 export function render(view, data, state, { t }) {

@@ -1,0 +1,42 @@
+// Browser test of the page's first view: opened without scrolling, index.html
+// downloads at most 400 KB (gzipped, as a host would send it), each file once,
+// starts no worker and fetches no corpus and no model; the widgets that train
+// (training, language-model, learned-width) load their module, worker and data
+// when they come near the screen.
+//   node --test tests/browser/first-view.test.mjs
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { after, before, test } from 'node:test';
+import { eventually, startBrowser } from './harness.mjs';
+
+const BUDGET = 400 * 1024;  // bytes, gzipped
+let browser;
+before(async () => { browser = await startBrowser(); });
+after(async () => { await browser?.close(); });
+
+test('the first view: at most 400 KB gzipped, each file once, no worker, no corpus, no model; a training widget starts near the screen', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const bodies = [];  // [url, gzipped bytes]
+  const pending = [];
+  page.on('response', (response) => {
+    if (response.status() !== 200) return;
+    pending.push(response.body().then((body) => bodies.push([response.url(), gzipSync(body, { level: 9 }).length]), () => {}));
+  });
+  await page.goto(browser.url);
+  for (const name of ['concepts', 'kv-query']) await page.locator(`main [data-widget="${name}"][data-ready="true"]`).waitFor({ timeout: 20000 });
+  await page.waitForTimeout(1500);  // what a first view loads a moment later, too
+  await Promise.all(pending);
+  const urls = bodies.map(([url]) => url.replace(browser.url, ''));
+  const total = bodies.reduce((sum, [, bytes]) => sum + bytes, 0);
+  assert.ok(total <= BUDGET, `first view: ${total} bytes gzipped in ${bodies.length} files`);
+  assert.deepEqual(urls.filter((url, i) => urls.indexOf(url) !== i), [], 'no file twice');
+  assert.equal(page.workers().length, 0, 'no worker');
+  assert.deepEqual(urls.filter((url) => /^(data|model)\/|attention-(training|encoder)/.test(url)), [], 'no corpus, model or training module');
+  assert.ok(urls.includes('wasm/attention.mjs'), 'the core, for the first widgets');
+  // the training widget, brought near: its module and worker come then
+  await page.locator('main [data-widget="training"]').scrollIntoViewIfNeeded();
+  await page.locator('main [data-widget="training"][data-ready="true"]').waitFor({ timeout: 30000 });
+  await eventually(() => page.workers().length >= 1, { timeout: 20000, message: 'the training worker' });
+  await page.close();
+});
