@@ -40,9 +40,13 @@ if [ "$what" = all ]; then
   quiet cmake --build build-fuzz -j"$jobs" --target attention_tests fuzz_targets
 fi
 
-# configured again when CMakeLists.txt changed: a target it adds is then known to the build below
-[ -f build-wasm/CMakeCache.txt ] && [ build-wasm/CMakeCache.txt -nt CMakeLists.txt ] ||
-  quiet emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
+# configured again when CMakeLists.txt changed (a target it adds is then known
+# to the build below), and for the suite when it was configured without doctest (npm start)
+configured() {
+  [ -f build-wasm/CMakeCache.txt ] && [ build-wasm/CMakeCache.txt -nt CMakeLists.txt ] &&
+    { [ "$what" != all ] || grep -q '^ATTN_HAVE_DOCTEST:INTERNAL=ON' build-wasm/CMakeCache.txt; }
+}
+configured || quiet emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
 if [ "$what" = wasm ]; then
   quiet cmake --build build-wasm -j"$jobs" --target attention_mjs attention_js attention_encoder_mjs attention_encoder_js \
     attention_training_mjs attention_training_js
