@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const web = fileURLToPath(new URL('../web/', import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 // web/style.css with its @import-ed files (web/styles/) inlined, in order: one text
 const styles = await build({
@@ -62,7 +63,7 @@ await build({
   minify: true,
   legalComments: 'none',
   plugins: [inlineStyles, separateParts],
-  // the module is one file: it never needs its own URL
-  define: { 'import.meta.url': 'undefined' },
+  // the module is one file: it never needs its own URL (assets.js finds the script's)
+  define: { 'import.meta.url': 'undefined', ATTENTION_WASM_VERSION: JSON.stringify(version) },
   logLevel: 'warning',
 });

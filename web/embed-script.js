@@ -1,30 +1,32 @@
 // The source of embed.js, the script-tag embed: bundled into one classic
-// script (scripts/bundle.mjs), so it runs from any origin and from file://.
-// Each <div data-widget="name" data-state="q=165" data-lang="zh"> of the host
-// page gets the widget in a shadow root, with its own styles, so neither page
-// nor widget restyles the other.
+// script (scripts/bundle.mjs), so it runs from any origin, under any name, and
+// from file://. Where it is, read while it runs (assets.js), is where it finds
+// its other files; data-base on its <script> names another folder.
+//
+// On a page it defines globalThis.attentionWasm (embed-api.js) and mounts every
+// <div data-widget="name" data-state="q=165" data-lang="zh">, those added later
+// too; included twice, the second copy does nothing. In a worker it started
+// (workers.js: a blob: URL importing this same script) it serves that worker.
 import css from './style.css';
-import { detectLanguage } from './i18n.js';
-import { mountByName } from './mount.js';
+import { assetFolder } from './assets.js';
+import { createApi } from './embed-api.js';
 
-// :root rules of the stylesheet apply to the shadow host instead
-const sheet = css.replace(/:root\b/g, ':host');
+/* global ATTENTION_WASM_VERSION */
+// a worker's own module, run only in that worker (bundled, it starts when imported)
+const SERVE = {
+  training: () => import('./training-worker.js'),
+  lm: () => import('./lm-worker.js'),
+  encoder: () => import('./encoder-worker.js'),
+};
 
-function embed(host) {
-  if (host.shadowRoot || !host.dataset.widget) return;
-  const shadow = host.attachShadow({ mode: 'open' });
-  const style = document.createElement('style');
-  style.textContent = sheet;
-  const root = document.createElement('div');
-  root.dataset.widget = host.dataset.widget;
-  shadow.append(style, root);
-  const lang = detectLanguage(host.dataset.lang ? `?lang=${host.dataset.lang}` : '');
-  mountByName(root, { lang, search: `?${host.dataset.state ?? ''}`, writeUrl: false, embedded: true });
+if (typeof document === 'undefined') {
+  const kind = self.attentionWasmWorker;
+  if (Object.hasOwn(SERVE, kind)) SERVE[kind]();
+} else if (!globalThis.attentionWasm) {
+  assetFolder();  // read while this script runs: document.currentScript is gone later
+  // :root rules of the stylesheet apply to the shadow host instead
+  const { api, watch } = createApi({ version: ATTENTION_WASM_VERSION, sheet: css.replace(/:root\b/g, ':host') });
+  Object.defineProperty(globalThis, 'attentionWasm', { value: api, enumerable: true });
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => watch(document), { once: true });
+  else watch(document);
 }
-
-function embedAll() {
-  for (const host of document.querySelectorAll('div[data-widget]')) embed(host);
-}
-
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', embedAll);
-else embedAll();

@@ -151,6 +151,8 @@ test('a link to a section lands there after the widgets above have drawn', () =>
   await titled(page);
   for (const root of await page.locator('main [data-widget]').all()) {
     if (await root.evaluate((r) => r.closest('section').id === 'masking')) break;
+    // a widget that trains draws only near the screen: far above the section, it keeps its placeholder
+    if (['learned-width', 'training', 'language-model'].includes(await root.getAttribute('data-widget'))) continue;
     await root.and(page.locator('[data-ready="true"]')).waitFor();
   }
   await page.locator('[data-widget="masking"][data-ready="true"]').waitFor();

@@ -1,7 +1,8 @@
 // The npm package as a user gets it: `npm pack` makes a tarball; a fresh
 // project installs it (offline: it has no dependencies) and imports it by
 // name in Node, through a bundler and through TypeScript's resolution of the
-// exports map; the classic script, embed.js and the model converter are inside.
+// exports map; the classic script, embed.js, its types, the model converter
+// and the release (dist/, as scripts/dist.mjs writes it) are inside.
 // Needs the built module (bash scripts/build.sh wasm).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { build } from 'esbuild';
+import { writeDist } from '../../scripts/dist.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -22,12 +24,13 @@ const BUILT = ['web/wasm/attention.mjs', 'web/wasm/attention.js', 'web/wasm/atte
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-let tmp, app, installed, pack;
+let tmp, app, installed, pack, release;
 
 before(() => {
   const missing = BUILT.filter((f) => !existsSync(join(root, f)));
   if (missing.length) throw new Error(`${missing.join(', ')} not built: run bash scripts/build.sh wasm first`);
   tmp = mkdtempSync(join(tmpdir(), 'attention-wasm-package-'));
+  release = writeDist(join(root, 'dist'));  // what prepack writes
   // --ignore-scripts: the build is there already (prepack would run it again)
   [pack] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], root));
   app = join(tmp, 'app');
@@ -70,16 +73,19 @@ function assertGolden(g) {
   assert.deepEqual(g.softmax, [0, 1]);
 }
 
-test('the tarball holds the module and the two it loads on first use, its types (the encoder, the trainers and the language model in their own .d.mts), the classic scripts, embed.js, the model converter, README and LICENSE: nothing else', () => {
+test('the tarball holds the module and the two it loads on first use, its types (the encoder, the trainers and the language model in their own .d.mts), the classic scripts, embed.js and its types, the model converter, the release, README and LICENSE: nothing else', () => {
   const files = pack.files.map((f) => f.path).sort();
-  assert.deepEqual(files, ['LICENSE', 'README.md', 'package.json', 'scripts/model.mjs', 'scripts/quantize.mjs', 'web/embed.js',
+  assert.deepEqual(files.filter((f) => !f.startsWith('dist/')), ['LICENSE', 'README.md', 'package.json', 'scripts/model.mjs', 'scripts/quantize.mjs',
+    'web/embed.d.ts', 'web/embed.js',
     'web/wasm/attention-encoder.js', 'web/wasm/attention-encoder.mjs', 'web/wasm/attention-training.js',
     'web/wasm/attention-training.mjs', 'web/wasm/attention.d.mts', 'web/wasm/attention.js', 'web/wasm/attention.mjs',
     'web/wasm/encoder.d.mts', 'web/wasm/language-model.d.mts', 'web/wasm/trainer.d.mts']);
   assert.equal(pack.name, 'attention-wasm');
-  // no model file (8 MB): the converter writes it (see the README)
-  assert.ok(pack.size < 2 * 2 ** 20, `tarball of ${pack.size} bytes`);
+  // the release, as its manifest lists it: the quantized model (8 MB) is the bulk of the tarball
+  assert.deepEqual(files.filter((f) => f.startsWith('dist/')), [...release.files.map((f) => `dist/${f.path}`), 'dist/manifest.json'].sort());
+  assert.ok(pack.size < 10 * 2 ** 20, `tarball of ${pack.size} bytes`);
   for (const f of BUILT) assert.equal(statSync(installed + f).size, statSync(join(root, f)).size, f);
+  for (const { path, bytes } of release.files) assert.equal(statSync(`${installed}dist/${path}`).size, bytes, `dist/${path}`);
 });
 
 test('import createAttention from "attention-wasm" in Node computes the golden numbers', () => {
@@ -180,6 +186,30 @@ export { deep };
   assert.equal(errors.length, 2, errors.join('\n'));
   assert.match(errors.join('\n'), /misuse\.mts\(2,\d+\): error TS2307: Cannot find module 'attention-wasm\/web\/wasm\/attention\.mjs'/);
   assert.match(errors.join('\n'), /misuse\.mts\(4,\d+\): error TS2322: Type '"cosine"' is not assignable/);
+});
+
+test('the embed\'s types: tsc finds them at attention-wasm/embed, takes a right use and names a wrong widget and a wrong theme', () => {
+  writeFileSync(join(app, 'embed-usage.mts'), `import type { AttentionWasmEmbed, WidgetHandle, WidgetEventMap } from 'attention-wasm/embed';
+declare const api: AttentionWasmEmbed;
+const handle: WidgetHandle = api.mount(document.body, { widget: 'kv-query', state: { q: 165 }, lang: 'zh', theme: 'dark', hide: ['intro'] });
+handle.setState({ score: 'dot' });
+const version: string = api.version;
+document.body.addEventListener('attention-wasm:statechange', (e: WidgetEventMap['attention-wasm:statechange']) => console.log(e.detail.state));
+export { version };
+`);
+  const good = typecheck(['embed-usage.mts'], { module: 'node16', moduleResolution: 'node16', lib: ['es2022', 'dom'] });
+  assert.equal(good.status, 0, good.stdout.split('\n').filter((l) => /error TS/.test(l)).join('\n'));
+  assert.match(good.stdout, /Module name 'attention-wasm\/embed' was successfully resolved to '.*\/node_modules\/attention-wasm\/web\/embed\.d\.ts'/);
+  writeFileSync(join(app, 'embed-misuse.mts'), `import type { AttentionWasmEmbed } from 'attention-wasm/embed';
+declare const api: AttentionWasmEmbed;
+api.mount(document.body, { widget: 'nope' });
+api.mount(document.body, { widget: 'masking', theme: 'blue' });
+`);
+  const bad = typecheck(['embed-misuse.mts'], { module: 'node16', moduleResolution: 'node16', lib: ['es2022', 'dom'] });
+  const errors = bad.stdout.split('\n').filter((l) => /error TS/.test(l));
+  assert.equal(errors.length, 2, errors.join('\n'));
+  assert.match(errors[0], /embed-misuse\.mts\(3,\d+\): error TS2322: Type '"nope"' is not assignable/);
+  assert.match(errors[1], /embed-misuse\.mts\(4,\d+\): error TS2322: Type '"blue"' is not assignable/);
 });
 
 test('npx attention-wasm-model names the package it needs, then writes the model file the page loads', () => {

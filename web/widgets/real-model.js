@@ -17,6 +17,9 @@ import { nextTask } from '../timing.js';
 
 export const name = 'real-model';
 
+// the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
+export const assets = ['wasm/attention-encoder.js', 'model/encoder.q.bin'];
+
 // The model reads English: its preset sentences are the English catalog's, in every language.
 const SENTENCES = Object.fromEntries(['Umbrella', 'Students', 'Father', 'Girl', 'John', 'Law', 'Tired', 'Wide']
   .map((k) => [`preset${k}`, message('en', name, `preset${k}`)]));

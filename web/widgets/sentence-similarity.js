@@ -11,6 +11,9 @@ import { formatNumber } from '../render/format.js';
 
 export const name = 'sentence-similarity';
 
+// the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
+export const assets = ['wasm/attention-encoder.js', 'model/encoder.q.bin'];
+
 const KEYS = ['a', 'b', 'c'];
 const NAMES = ['A', 'B', 'C'];
 
