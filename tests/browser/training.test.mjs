@@ -106,6 +106,25 @@ test('Train moves the numbers; the link with those steps reproduces them', async
   await again.page.close();
 });
 
+test('a link\'s replay can be paused: the button says Pause while it replays, and it rests where it stopped, with those steps in the URL', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=training&steps=5000');
+  await ready(page);
+  const status = page.locator(`${WIDGET} [data-field="status"]`);
+  await eventually(async () => (await status.getAttribute('data-replaying')) === 'true' && (await shown(page)).step > 0,
+    { timeout: 20000, message: 'replaying' });
+  assert.equal(await button(page, 'train').textContent(), 'Pause');
+  assert.equal(await button(page, 'train').getAttribute('aria-pressed'), 'true');
+  await button(page, 'train').click();
+  await resting(page);
+  const view = await shown(page);
+  assert.ok(view.step > 0 && view.step < 5000, `stopped at ${view.step}`);
+  assert.equal(await button(page, 'train').textContent(), 'Train');
+  await eventually(async () => new URL(page.url()).searchParams.get('steps') === String(view.step), { message: 'the steps in the URL' });
+  assertNumbers(view, await expected({}, view.step), `paused at ${view.step}`);
+  assertClean(log, browser.origin);
+  await page.close();
+});
+
 test('reverse is learned: 99% held-out accuracy and the anti-diagonal map, right predictions marked', async () => {
   const { page } = await openPage(browser, 'embed.html?widget=training&steps=150');
   await ready(page);

@@ -85,10 +85,14 @@ export function createController({ loadAttention, onSnapshot, onStatus, onRest, 
     tell();
   }
 
+  // stops training, or the replay of a link's steps: it rests where it stopped
   function pause() {
-    if (!running) return;
+    if (!running && !replaying) return;
+    // a replay's advance is in flight though the reset's own snapshot (done) came first
+    const asked = inflight || replaying > 0;
     running = false;
-    if (inflight) runner.cancel();  // the snapshot where it stopped follows, and rests
+    replaying = 0;
+    if (asked) runner.cancel();  // the snapshot where it stopped follows, and rests
     else if (latest) { onRest(latest.step); schedule(); }
     tell();
   }

@@ -13,7 +13,12 @@ export function trainingBar(t, controller) {
     b.addEventListener('click', onClick);
     return b;
   };
-  const play = button('train', 'train', () => (controller().status.running ? controller().pause() : controller().train()));
+  // Pause while it trains or replays a link's steps
+  const play = button('train', 'train', () => {
+    const { running, replaying } = controller().status;
+    if (running || replaying) controller().pause();
+    else controller().train();
+  });
   play.setAttribute('aria-pressed', 'false');
   const one = button('stepOnce', 'step', () => controller().stepOnce());
   const reset = button('reset', 'reset', () => controller().reset());
@@ -49,8 +54,9 @@ export function plotFigure(caption, className = 'plot-figure') {
 // fallback note of a view { play, one, note, status }; the status line's
 // data-mode, data-running and data-replaying say it to tests and styles.
 export function showStatus(view, s, t, { rateDigits = 0 } = {}) {
-  view.play.replaceChildren(t.rich(s.running ? 'pause' : 'train'));
-  view.play.setAttribute('aria-pressed', String(s.running));
+  const busy = s.running || Boolean(s.replaying);
+  view.play.replaceChildren(t.rich(busy ? 'pause' : 'train'));
+  view.play.setAttribute('aria-pressed', String(busy));
   view.note.hidden = s.mode !== 'main';
   view.one.disabled = Boolean(s.replaying);
   const where = t(s.mode === 'worker' ? 'inWorker' : s.mode === 'main' ? 'onMainThread' : 'starting');
