@@ -17,7 +17,8 @@
 //   closeEncoders()             -> every worker stopped and every load forgotten (the last model
 //                                  widget of the page was unmounted); a later request loads again
 //     status: { phase: 'waiting' | 'fetching' | 'preparing' | 'ready' | 'failed',
-//               loaded, total (bytes; total 0 while unknown), fromCache, seconds, error, file (its name) }
+//               loaded, total (bytes; total 0 while unknown), fromCache, seconds, error, file (its name),
+//               where: 'worker' | 'page' (where it loads, once that is known) }
 // A failed load is forgotten, so the next request tries again.
 import { loadModel } from './model-file.js';
 import { assetUrl } from './assets.js';
@@ -85,6 +86,7 @@ export function watchEncoder(url, listener) {
 // ---- on the page: the encoder itself, its calls made promises ----
 
 async function loadHere(att, url, item) {
+  report(item, { where: 'page' });
   const encoder = await loadModel(att, url, (change) => report(item, change));
   item.close = () => encoder.delete();
   return {
@@ -110,6 +112,7 @@ function loadInWorker(url, item) {
       reject(new NoWorker(String(error)));
       return;
     }
+    report(item, { where: 'worker' });
     const waiting = new Map();  // id -> { resolve, reject }
     let next = 1;
     let loaded = false;

@@ -3,9 +3,10 @@
 // so that, with the CPU throttled 4x as on a phone, the page's own thread only
 // draws, from the moment the model starts loading until its maps are drawn
 // and while a typed sentence of 28 words is encoded and drawn (its map a row
-// or two per frame): its longest task is at most 50 ms, and under 200 ms in
-// every run. The script embed, which has no module worker, loads it on the
-// page instead (real-model.test.mjs).
+// or two per frame): its longest task is at most 50 ms, and in every run the
+// encoder loads in its worker (the loader's data-where; on the page the load
+// alone is one task of 1.37 s at 4x). The script embed from file://, which
+// can start no worker, loads it on the page instead (real-model.test.mjs).
 //
 // A task's length is its thread time in Chromium's trace (RunTask events of
 // the page's main thread, tdur, less the test driver's own): the CPU the
@@ -65,7 +66,8 @@ async function watchOnce() {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     assert.ok(tasks.length > 20, `the trace holds the page's tasks (${tasks.length})`);
-    assert.ok(log.requests.some((url) => url.endsWith('/encoder-worker.js')), 'the encoder ran in its worker');
+    assert.ok(log.requests.some((url) => url.endsWith('/encoder-worker.js')), 'the encoder\'s worker was asked for');
+    assert.equal(await loader.getAttribute('data-where'), 'worker', 'the encoder loaded in its worker, not on the page');
     assertClean(log, browser.origin);
     return tasks;
   } finally {
@@ -80,8 +82,6 @@ test('at 4x CPU throttling, the model loads and a sentence is encoded off the ma
     const longest = Math.max(...tasks.map((t) => t.ms)), wall = Math.max(...tasks.map((t) => t.wallMs));
     console.log(`run ${run + 1}: ${tasks.length} main-thread tasks while loading and encoding at 4x: the longest ` +
                 `${longest.toFixed(1)} ms of thread time (wall: up to ${wall.toFixed(1)} ms)`);
-    // on the page's thread, the load alone is one task of 1.37 s at 4x
-    assert.ok(longest <= 200, `a main-thread task of ${longest.toFixed(1)} ms: the encoder's work is back on the page's thread`);
     worst.push(longest);
   }
   // What is left on the page's thread is drawing: a frame for each part of

@@ -43,6 +43,7 @@ export function showModelStatus(view, status, t) {
   if (view.element.dataset.phase !== phase) view.announce.textContent = phase === 'fetching' ? t('progressLabel') : text;
   view.element.dataset.phase = phase;
   view.element.dataset.source = fromCache ? 'cache' : 'network';
+  view.element.dataset.where = status.where ?? '';  // the encoder's thread: 'worker' or 'page'
   // a determinate bar while the size is known; indeterminate otherwise
   if (phase === 'fetching' && known) {
     view.progress.max = total;
