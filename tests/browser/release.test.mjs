@@ -44,6 +44,8 @@ before(async () => {
   const tutorial = readFileSync(join(dist, 'examples', 'tutorial.html'), 'utf8')
     .replaceAll('../embed.js', `${cdn.url}embed.js`).replaceAll('../embed.html', `${cdn.url}embed.html`);
   writeFileSync(join(site, 'tutorial.html'), tutorial);
+  mkdirSync(join(site, 'lib'));
+  copyFileSync(join(dist, 'embed.js'), join(site, 'lib', 'embed.js'));
   writeFileSync(join(site, 'blank.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title></head><body><main id="host"></main></body></html>');
   // the same site behind the strict policy of docs/embedding.md: only the CDN's scripts, no code from strings,
   // workers from blob:, connections to the CDN (and the modules' data: binaries), no inline style
@@ -64,9 +66,17 @@ after(async () => {
 });
 
 // A page of the author's site, its requests recorded; scripts: addresses to load in order, then wait for attentionWasm.
-async function hostPage(path = 'blank.html', { scripts = [], viewport } = {}) {
+// longTasks: window.longTasks records the page's main-thread tasks over 50 ms (their durations)
+async function hostPage(path = 'blank.html', { scripts = [], viewport, longTasks = false } = {}) {
   const page = await browser.context.newPage();
   if (viewport) await page.setViewportSize(viewport);
+  if (longTasks) {
+    await page.addInitScript(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); })
+        .observe({ type: 'longtask', buffered: true });
+    });
+  }
   const log = { requests: [], pageErrors: [], consoleErrors: [] };
   page.on('request', (r) => log.requests.push(r.url()));
   page.on('pageerror', (e) => log.pageErrors.push(e.message));
@@ -94,7 +104,7 @@ function assertOwnOrigins(log) {
 const readyWidget = (page, name, timeout = 30000) => page.locator(`div[data-widget="${name}"][data-ready="true"]`).first().waitFor({ timeout });
 
 test('the tutorial from another origin: its widgets, training in a worker, the iframe sized by its messages', async () => {
-  const { page, log } = await hostPage('tutorial.html');
+  const { page, log } = await hostPage('tutorial.html', { longTasks: true });
   for (const name of ['kv-query', 'attention-map', 'training']) {
     await page.locator(`div[data-widget="${name}"]`).first().scrollIntoViewIfNeeded();  // training starts near the screen
     await readyWidget(page, name);
@@ -111,12 +121,16 @@ test('the tutorial from another origin: its widgets, training in a worker, the i
   assert.equal(await page.locator('div[data-widget="kv-query"] details.embed').count(), 0);
   // training starts a worker (a module worker cannot come from the CDN: a blob: URL imports the script)
   const training = page.locator('div[data-widget="training"]').first();
+  const before = await page.evaluate(() => window.longTasks.length);
   await training.locator('button[data-action="train"]').click();
   await eventually(async () => /Web Worker/.test(await training.locator('[data-field="status"]').textContent()), { timeout: 20000, message: 'training in a worker' });
   assert.ok(page.workers().length >= 1, 'a worker runs');
-  await eventually(async () => Number((await training.locator('[data-field="step"]').first().textContent()).replace(/\D/g, '')) > 0,
-    { timeout: 20000, message: 'steps taken' });
+  await eventually(async () => Number((await training.locator('[data-field="step"]').first().textContent()).replace(/\D/g, '')) >= 200,
+    { timeout: 30000, message: '200 steps taken' });
   await training.locator('button[data-action="train"]').click();
+  // while it trained, the page's own thread had no task over 100 ms
+  const long = await page.evaluate((k) => window.longTasks.slice(k), before);
+  assert.ok(long.every((ms) => ms < 100), `main-thread tasks while training: ${long.join(', ')} ms`);
   assertOwnOrigins(log);
   await page.close();
 });
@@ -332,5 +346,56 @@ test('a host page with the strict policy of the guide: every widget, its workers
   await eventually(() => page.workers().length >= 3, { timeout: 20000, message: 'three workers' });
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('data-base names the folder of the other files: embed.js on the site, its modules and workers\' files from the CDN', async () => {
+  const { page, log } = await hostPage('blank.html');
+  await page.evaluate((base) => {
+    const div = Object.assign(document.createElement('div'), { id: 'w' });
+    div.dataset.widget = 'training';
+    document.getElementById('host').append(div);
+    const script = Object.assign(document.createElement('script'), { src: 'lib/embed.js' });
+    script.dataset.base = base;
+    document.head.append(script);
+  }, cdn.url);
+  await readyWidget(page, 'training');
+  const training = page.locator('#w');
+  await training.locator('button[data-action="train"]').click();
+  await eventually(async () => /Web Worker/.test(await training.locator('[data-field="status"]').textContent()), { timeout: 20000, message: 'training in a worker' });
+  await training.locator('button[data-action="train"]').click();
+  const site = new URL(browser.url).origin;
+  assert.ok(log.requests.includes(`${site}/lib/embed.js`), 'the script from the site');
+  assert.ok(log.requests.includes(`${cdn.url}wasm/attention-training.js`), 'the training module from data-base');
+  assert.deepEqual(log.requests.filter((url) => url.startsWith(`${site}/lib/`) && !url.endsWith('/lib/embed.js')), [], 'nothing else beside the script');
+  assertOwnOrigins(log);
+  await page.close();
+});
+
+test('every widget mounts and unmounts by the API: its shadow root emptied, no worker left, nothing fetched or drawn afterwards', async () => {
+  const { page, log } = await hostPage('blank.html', { scripts: [`${cdn.url}embed.js`] });
+  for (const widget of WIDGET_NAMES) {
+    await page.evaluate((name) => {
+      const div = Object.assign(document.createElement('div'), { id: `m-${name}` });
+      document.getElementById('host').append(div);
+      window.handle = attentionWasm.mount(div, { widget: name, state: name === 'language-model' ? { corpus: 'names' } : {} });
+    }, widget);
+    await page.locator(`#m-${widget}`).scrollIntoViewIfNeeded();
+    await readyWidget(page, widget, 60000);
+    await page.evaluate(() => window.handle.unmount());
+    assert.equal(await page.locator(`#m-${widget}`).evaluate((el) => el.shadowRoot.childElementCount), 0, widget);
+  }
+  await eventually(() => page.workers().length === 0, { timeout: 10000, message: 'no worker left' });
+  // a second later: no request, no mutation in any of the emptied shadow roots
+  const requests = log.requests.length;
+  const changed = await page.evaluate(() => new Promise((done) => {
+    let count = 0;
+    const observer = new MutationObserver((records) => { count += records.length; });
+    for (const host of document.querySelectorAll('#host > div')) observer.observe(host.shadowRoot, { childList: true, subtree: true, attributes: true, characterData: true });
+    setTimeout(() => { observer.disconnect(); done(count); }, 1000);
+  }));
+  assert.equal(changed, 0, 'nothing drawn after unmount');
+  assert.deepEqual(log.requests.slice(requests), [], 'nothing fetched after unmount');
+  assertOwnOrigins(log);
   await page.close();
 });
