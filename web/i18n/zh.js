@@ -718,7 +718,7 @@ export default {
     slopes: '拟合的斜率（对 n ≥ {from} 的点，用最小二乘法拟合 log 时间与 log n）：JS 循环 {js}（r² = {jsR2}），我们的内核 {kernel}（r² = {kernelR2}）。',
     slopesWaiting: '测出两个 n ≥ {from} 的点之后，这里会显示斜率。',
     slopeMeaning: '斜率为 2 意味着时间 ∝ n²：长度加倍，时间变为 4 倍。两者都要做注意力的 2n²d 次乘加，这部分按斜率 2 增长；不随 n² 增长的部分（拷入、拷出 WebAssembly 的数据随 n 增长，调用本身不随 n 变化）在 n 小时占比最大，会把直线的斜率拉到 2 以下。在双对数坐标上，幂律是一条直线；指数增长则会向上弯曲，而且越来越陡。',
-    trend_grows: '这次测量中内核的直线更平（斜率 {kernel}，JS 循环为 {js}），所以差距随 n 变大：n = {firstN} 时 JS 循环的用时是内核的 {firstRatio} 倍，n = {lastN} 时是 {lastRatio} 倍。这不是常数倍：n 小时内核一次调用的时间大多是固定开销，而 JS 循环从一开始几乎全部时间都花在 n² 的计算上。',
+    trend_grows: '这次测量中内核的直线更平（斜率 {kernel}，JS 循环为 {js}），所以差距随 n 变大：n = {firstN} 时 JS 循环的用时是内核的 {firstRatio} 倍，n = {lastN} 时是 {lastRatio} 倍。这不是常数倍：n 小时内核一次调用的时间大多是固定开销（拷入、拷出 WebAssembly 的数据和调用本身），而直接在自己数组上计算的 JS 循环没有这部分开销。',
     trend_falls: '这次测量中内核的直线更陡（斜率 {kernel}，JS 循环为 {js}），所以差距随 n 变小：n = {firstN} 时 JS 循环的用时是内核的 {firstRatio} 倍，n = {lastN} 时是 {lastRatio} 倍。',
     trend_steady: '这次测量中两条直线几乎平行（斜率 {kernel} 和 {js}）：在两者都运行过的每个 n 上，JS 循环的用时都是内核的 {low} 到 {high} 倍，大致是一个常数倍。',
     tableCaption: '在这台电脑上每次调用的时间（毫秒），d = {d}',
