@@ -172,6 +172,40 @@ test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with th
   await page.close();
 });
 
+test('poems, 1,000 steps from the link: the held-out loss rises while the batch loss falls, and the widget says so with the core\'s numbers', async () => {
+  const { page, log } = await openPage(browser, 'embed.html?widget=language-model&corpus=poems&steps=1000');
+  await ready(page);
+  await resting(page, 1000, 180000);
+  const box = page.locator(`${WIDGET} [data-part="overfit"]`);
+  assert.ok(await box.isVisible(), 'the overfitting note');
+  const from = Number(await box.getAttribute('data-from'));
+  const said = (await box.textContent()).replace(/\u00a0/g, ' ');
+  const m = said.match(/Since step ([\d,]+) the held-out loss has risen from (\d\.\d+) to (\d\.\d+) \(step 1,000\) while the batch loss went on falling/);
+  assert.ok(m, said);
+  assert.equal(Number(m[1].replace(/,/g, '')), from);
+  assert.ok(from > 0 && from < 1000, `lowest at ${from}`);
+  // the core's held-out losses at those two steps, from this process's own module
+  const spec = CORPORA.poems, data = corpusFile('poems');
+  const lm = await att.createLanguageModel({ texts: data.train, heldOut: data.heldOut.slice(0, spec.heldOut), layers: 2, heads: 4, dModel: 64,
+    seed: 1, batch: BATCH, ...spec.options });
+  try {
+    let atFrom = NaN;
+    for (let k = 1; k <= 1000; k++) {
+      lm.step(1);
+      if (k === from) atFrom = lm.evaluate().loss;
+    }
+    const atEnd = lm.evaluate().loss;
+    assertShown(m[2], atFrom, 3, `held-out loss at step ${from}`);
+    assertShown(m[3], atEnd, 3, 'held-out loss at step 1000');
+    assert.ok(atEnd - atFrom >= 0.05, `${atFrom} -> ${atEnd}`);
+    assertShown(await text(page, 'heldLoss'), atEnd, 3, 'the held-out loss shown');
+  } finally {
+    lm.delete();
+  }
+  assertClean(log, browser.origin);
+  await page.close();
+});
+
 test('exports: the curves as CSV, the parameters as JSON, the maps and curves as SVG', async () => {
   const { page, log } = await openPage(browser, 'embed.html?widget=language-model&layers=1&heads=1&dModel=32&steps=3');
   await ready(page);

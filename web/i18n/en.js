@@ -875,6 +875,8 @@ export default {
     trainingError: 'Training stopped: {message}',
     fromFile: 'This page was opened from a file (file://), and the browser does not let it read {file} beside it. Serve the folder over http (npm start, or any static server) to train the model.',
     lossTitle: 'Loss (cross-entropy per character, nats)',
+    overfitTitle: 'Overfitting',
+    overfit: 'Since step {from} the held-out loss has risen from {best} to {now} (step {step}) while the batch loss went on falling: the model is learning its training texts by heart, and more steps make it worse on texts it has not seen. The held-out loss is the one that tells how well it writes.',
     previousLineTitle: 'Each head’s weight on the same position one line earlier',
     punctuationTitle: 'Each head’s weight on the punctuation',
     stepAxis: 'step',

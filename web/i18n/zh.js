@@ -871,6 +871,8 @@ export default {
     trainingError: '训练已停止：{message}',
     fromFile: '这个页面是从文件（file://）打开的，浏览器不允许它读取旁边的 {file}。请用 http 提供这个文件夹（npm start，或任何静态服务器）再训练模型。',
     lossTitle: '损失（每个字的交叉熵，奈特）',
+    overfitTitle: '过拟合',
+    overfit: '从第 {from} 步起，留出集损失从 {best} 升到了 {now}（第 {step} 步），而批次损失还在下降：模型在死记训练文本，再训练下去，它在没见过的文本上只会更差。衡量它写得好不好的，是留出集损失。',
     previousLineTitle: '每个头对上一句同一位置的权重',
     punctuationTitle: '每个头对标点的权重',
     stepAxis: '步数',

@@ -138,6 +138,26 @@ function nextBars(next, t) {
   return [element('p', 'lm-next-after', t('nextAfter', { prefix: next.prefix || t('nothing') })), table];
 }
 
+// Overfitting, as the curves show it: the held-out loss has risen at least
+// RISE nats above its lowest, while the batch loss (the mean of the WINDOW
+// steps before each of the two evaluations) went on falling. Returns null, or
+// { best: { step, loss }, now: { step, loss } }, the two held-out evaluations.
+//   evaluations: [{ step, loss }] in step order; losses: the batch loss of step k at k - 1
+const RISE = 0.05;
+const WINDOW = 50;
+export function overfitting(evaluations, losses) {
+  if (evaluations.length < 2) return null;
+  const best = evaluations.reduce((low, e) => (e.loss < low.loss ? e : low));
+  const now = evaluations.at(-1);
+  if (now.step <= best.step || now.loss - best.loss < RISE) return null;
+  const before = (step) => {
+    const part = Array.from(losses.slice(Math.max(0, step - WINDOW), step));
+    return part.length ? part.reduce((a, b) => a + b) / part.length : null;
+  };
+  const then = before(best.step), later = before(now.step);
+  return then !== null && later !== null && later < then ? { best, now } : null;
+}
+
 // The numbers of every snapshot; the figures when it is a full one (and `figures`).
 export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   const last = snapshot.losses.length ? snapshot.losses[snapshot.losses.length - 1] : null;
@@ -148,6 +168,14 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   if (!full) return;
   const held = full.evaluations.at(-1);
   view.fields.heldLoss.textContent = held ? fixed(held.loss) : '—';
+  // said in words: the held-out loss rising while the batch loss falls
+  const over = overfitting(full.evaluations, snapshot.losses);
+  view.overfit.box.hidden = !over;
+  view.overfit.box.dataset.from = over ? String(over.best.step) : '';
+  if (over) {
+    view.overfit.text.textContent = t('overfit', { from: formatNumber(over.best.step, { digits: 0 }), best: fixed(over.best.loss),
+      now: fixed(over.now.loss), step: formatNumber(over.now.step, { digits: 0 }) });
+  }
   view.fields.unigram.textContent = Number.isFinite(full.unigram) ? fixed(full.unigram) : '—';
   if (!figures) return;
   view.drawn = performance.now();

@@ -87,6 +87,8 @@ export function build(body, ctx) {
   const scoreFigures = element('div', 'lm-score-figures');
   scoreFigures.append(back.figure, punctuation.figure);
   plots.append(loss.figure, scoreFigures);
+  const overfit = callout(t.rich('overfitTitle'), { part: 'overfit' });
+  overfit.box.hidden = true;
   const source = element('p', 'lm-source small-note');
   const sizes = element('p', 'lm-sizes small-note');
 
@@ -100,12 +102,13 @@ export function build(body, ctx) {
   const next = element('div', 'lm-next-box');
   const honest = callout(t('honestTitle'), { part: 'honest', texts: [t('honest')] });
 
-  body.append(bar, status, note, error, stats, plots, source, sizes,
+  body.append(bar, status, note, error, stats, plots, overfit.box, source, sizes,
     element('h3', 'section-heading', t.rich('headsHeading')), element('p', 'small-note', t.rich('headsExplain')), heads, focusFigure,
     element('h3', 'section-heading', t.rich('writesHeading')), form, samples,
     element('h3', 'section-heading', t.rich('nextHeading')), next, honest.box);
 
   Object.assign(view, { play, one, reset, status, note, error, fields, lossBox: loss.box, backBox: back.box, punctuationBox: punctuation.box,
+    overfit: { box: overfit.box, text: overfit.paragraphs[0] },
     scoreFigures, source, sizes, heads, focusCaption, focusMap, form, samples, next });
   view.onFocus = (index) => {
     view.focus = index;
