@@ -1,4 +1,4 @@
-// The one DOM helper the widgets share: an element with a class and its content,
+// The DOM helpers the widgets share: an element with a class and its content,
 // a string (set as textContent, never innerHTML, so data can never become markup)
 // or nodes (a message typeset by t.rich, with its <sup>/<sub>).
 export function element(tag, className, content) {
@@ -15,4 +15,21 @@ export function liveElement(tag, className, content) {
   const node = element(tag, className, content);
   node.setAttribute('aria-live', 'polite');
   return node;
+}
+
+// Calls then() once element comes within margin (an IntersectionObserver
+// rootMargin) of the viewport, at once where there is no IntersectionObserver;
+// never after signal aborts.
+export function whenNear(element, then, signal, margin) {
+  if (typeof IntersectionObserver !== 'function') {
+    then();
+    return;
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    observer.disconnect();
+    then();
+  }, { rootMargin: margin });
+  observer.observe(element);
+  signal.addEventListener('abort', () => observer.disconnect(), { once: true });
 }

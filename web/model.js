@@ -3,6 +3,7 @@
 // first of them comes into view (the 8 MB file loads then, once per page:
 // web/encoder.js), the loader's view, and encodings cached by model and text.
 // Their messages are in the common section of the catalogs.
+import { whenNear } from './dom.js';
 import { MODEL_FILES, closeEncoders, defaultModelUrl, loadEncoderOnce, modelAllowed, watchEncoder, weightsAsked } from './encoder.js';
 import { modelLoader, showModelStatus } from './render/loader.js';
 import { inputError } from './text.js';
@@ -81,19 +82,10 @@ export function mountModelLoader(body, ctx) {
   } catch {
     showModelStatus(view, { phase: 'failed', loaded: 0, total: 0 }, t);  // a bad address: compute says why
   }
-  let observer = null;
-  if (typeof IntersectionObserver === 'function') {
-    observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); openModel(); }
-    }, { rootMargin: '300px 0px' });
-    observer.observe(body);
-  } else {
-    openModel();
-  }
+  whenNear(body, openModel, ctx.signal, '300px 0px');
   mounted += 1;
   ctx.signal.addEventListener('abort', () => {
     unwatch?.();
-    observer?.disconnect();
     mounted -= 1;
     if (mounted === 0) {
       closeEncoders();

@@ -26,7 +26,7 @@
 // empties root; a second call does nothing.
 import { loadAttention } from './compute.js';
 import { buildControls } from './controls.js';
-import { element, liveElement } from './dom.js';
+import { element, liveElement, whenNear } from './dom.js';
 import { download, svgDocument, svgToPng, toCsv, toJson } from './export.js';
 import { languageTag, translator } from './i18n.js';
 import { publicState, stateQuery } from './state.js';
@@ -88,22 +88,6 @@ function buildQuiz(quiz, t) {
   answer.hidden = true;
   box.append(group, reveal, answer);
   return { element: box, reveal, answer, guess: () => group.querySelector('input:checked')?.value };
-}
-
-// Calls then() once element comes within half a screen of the viewport (at
-// once where there is no IntersectionObserver); never after signal aborts.
-function whenNear(element, then, signal) {
-  if (typeof IntersectionObserver !== 'function') {
-    then();
-    return;
-  }
-  const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
-    observer.disconnect();
-    then();
-  }, { rootMargin: '50% 0px' });
-  observer.observe(element);
-  signal.addEventListener('abort', () => observer.disconnect(), { once: true });
 }
 
 // root: the element to fill; def: the widget definition.
@@ -279,7 +263,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     }
   }
 
-  if (def.lazy) whenNear(root, update, lifetime.signal);
+  if (def.lazy) whenNear(root, update, lifetime.signal, '50% 0px');  // within half a screen
   else update();
   return {
     update, get state() { return state; }, get data() { return data; }, unmount,
