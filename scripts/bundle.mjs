@@ -2,8 +2,12 @@
 // single-file WASM module) into web/embed.js: one classic script for
 // <script src> embeds from any origin and from file://. The encoder's and the
 // trainers' modules stay beside it (wasm/attention-{encoder,training}.js).
+//   node scripts/bundle.mjs                       writes web/embed.js
+//   bundleEmbed({ outfile, filesFolder })         another copy: scripts/dist.mjs writes the
+//                                                 release's, whose other files are in filesFolder
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const web = fileURLToPath(new URL('../web/', import.meta.url));
@@ -54,16 +58,25 @@ export default (options) => attentionParts.${part}().then((module) => module.def
   },
 };
 
-await build({
-  entryPoints: [web + 'embed-script.js'],
-  outfile: web + 'embed.js',
-  bundle: true,
-  format: 'iife',
-  target: 'es2020',
-  minify: true,
-  legalComments: 'none',
-  plugins: [inlineStyles, separateParts],
-  // the module is one file: it never needs its own URL (assets.js finds the script's)
-  define: { 'import.meta.url': 'undefined', ATTENTION_WASM_VERSION: JSON.stringify(version) },
-  logLevel: 'warning',
-});
+// filesFolder: where the other files are, relative to the script ('' beside it)
+export async function bundleEmbed({ outfile = web + 'embed.js', filesFolder = '' } = {}) {
+  await build({
+    entryPoints: [web + 'embed-script.js'],
+    outfile,
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    plugins: [inlineStyles, separateParts],
+    // the module is one file: it never needs its own URL (assets.js finds the script's)
+    define: {
+      'import.meta.url': 'undefined',
+      ATTENTION_WASM_VERSION: JSON.stringify(version),
+      ATTENTION_WASM_FILES: JSON.stringify(filesFolder),
+    },
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundleEmbed();

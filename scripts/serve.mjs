@@ -1,7 +1,8 @@
 // A static file server for web/ on 127.0.0.1, for `npm start` and the browser
 // tests. Serves only files under the root, with the right MIME types, and an
 // ETag: a file the browser has (a module a worker imports again) comes back
-// as 304 Not Modified, not a second download.
+// as 304 Not Modified, not a second download. A file under the release's
+// content-addressed folder (dist/immutable/<hash>/) is sent to be kept for good.
 //   node scripts/serve.mjs            PORT from the environment, default 8000
 //   node scripts/serve.mjs dist       the release instead of web/
 import { createServer } from 'node:http';
@@ -43,8 +44,9 @@ export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0, base = '/
         info = await stat(file);
       }
       const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+      const cache = path.startsWith('/immutable/') ? 'public, max-age=31536000, immutable' : 'no-cache';
       if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, { ETag: etag, 'Cache-Control': 'no-cache', ...headers });
+        res.writeHead(304, { ETag: etag, 'Cache-Control': cache, ...headers });
         res.end();
         return;
       }
@@ -53,7 +55,7 @@ export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0, base = '/
         'Content-Type': TYPES[extname(file)] || 'application/octet-stream',
         // the length lets a page show a download's progress (the 14 MB model file)
         'Content-Length': body.length,
-        'Cache-Control': 'no-cache',
+        'Cache-Control': cache,
         ETag: etag,
         ...headers,
       });

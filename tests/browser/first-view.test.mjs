@@ -5,6 +5,7 @@
 // when they come near the screen.
 //   node --test tests/browser/first-view.test.mjs
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { eventually, startBrowser } from './harness.mjs';
@@ -34,6 +35,11 @@ test('the first view: at most 400 KB gzipped, each file once, no worker, no corp
   assert.equal(page.workers().length, 0, 'no worker');
   assert.deepEqual(urls.filter((url) => /^(data|model)\/|attention-(training|encoder)/.test(url)), [], 'no corpus, model or training module');
   assert.ok(urls.includes('wasm/attention.mjs'), 'the core, for the first widgets');
+  // the guide gives this weight (docs/embedding.md, Sizes): within 15% of this view's
+  const guide = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
+  const [, files, kb] = /^\| `index\.html`, opened without scrolling .* \| (\d+) \| (\d+) KB \|$/m.exec(guide);
+  assert.ok(Math.abs(Number(kb) * 1024 - total) / total <= 0.15, `the guide says ${kb} KB, this view took ${(total / 1024).toFixed(0)} KB`);
+  assert.ok(Math.abs(Number(files) - bodies.length) / bodies.length <= 0.15, `the guide says ${files} files, this view took ${bodies.length}`);
   // the training widget, brought near: its module and worker come then
   await page.locator('main [data-widget="training"]').scrollIntoViewIfNeeded();
   await page.locator('main [data-widget="training"][data-ready="true"]').waitFor({ timeout: 30000 });

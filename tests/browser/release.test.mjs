@@ -22,12 +22,12 @@ import { eventually, startBrowser } from './harness.mjs';
 
 const CDN_BASE = '/cdn/attention-wasm/0.1/';
 
-let folder, cdn, decoy, strict, browser;
+let folder, cdn, decoy, strict, browser, immutable;
 const servers = [];
 before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'attention-wasm-release-'));
   const dist = join(folder, 'dist'), site = join(folder, 'site');
-  writeDist(dist);
+  ({ immutable } = await writeDist(dist));
   copyFileSync(join(dist, 'embed.js'), join(dist, 'embed-9.9.9.js'));
   cdn = await serve({ root: dist, base: CDN_BASE, headers: { 'Access-Control-Allow-Origin': '*' } });
   servers.push(cdn.server);
@@ -154,8 +154,8 @@ test('every widget by script tag from a renamed copy (embed-9.9.9.js) on the CDN
     assert.equal(await host.locator('[role="alert"]:visible').count(), 0, `${name}: no error shown`);
   }
   // the language model's corpus and the encoder's model came from the CDN
-  assert.ok(log.requests.some((url) => url === `${cdn.url}data/names.json`), 'the corpus from the CDN');
-  assert.ok(log.requests.some((url) => url === `${cdn.url}model/encoder.q.bin`), 'the model from the CDN');
+  assert.ok(log.requests.some((url) => url === `${cdn.url}${immutable}data/names.json`), 'the corpus from the CDN');
+  assert.ok(log.requests.some((url) => url === `${cdn.url}${immutable}model/encoder.q.bin`), 'the model from the CDN');
   assert.ok(!log.requests.some((url) => /\/embed\.js$/.test(url)), 'nothing asked for a file named embed.js');
   assertOwnOrigins(log);
   await page.close();
@@ -350,7 +350,7 @@ test('a host page with the strict policy of the guide: every widget, its workers
   await page.close();
 });
 
-test('data-base names the folder of the other files: embed.js on the site, its modules and workers\' files from the CDN', async () => {
+test('data-base names the release\'s folder: embed.js on the site, its modules and workers\' files from the CDN', async () => {
   const { page, log } = await hostPage('blank.html');
   await page.evaluate((base) => {
     const div = Object.assign(document.createElement('div'), { id: 'w' });
@@ -367,7 +367,7 @@ test('data-base names the folder of the other files: embed.js on the site, its m
   await training.locator('button[data-action="train"]').click();
   const site = new URL(browser.url).origin;
   assert.ok(log.requests.includes(`${site}/lib/embed.js`), 'the script from the site');
-  assert.ok(log.requests.includes(`${cdn.url}wasm/attention-training.js`), 'the training module from data-base');
+  assert.ok(log.requests.includes(`${cdn.url}${immutable}wasm/attention-training.js`), 'the training module from data-base');
   assert.deepEqual(log.requests.filter((url) => url.startsWith(`${site}/lib/`) && !url.endsWith('/lib/embed.js')), [], 'nothing else beside the script');
   assertOwnOrigins(log);
   await page.close();

@@ -16,7 +16,7 @@ import { openPage, startFirefox, workerProblems, workers } from './harness.mjs';
 let folder, cdn, firefox;
 before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'attention-wasm-firefox-release-'));
-  writeDist(join(folder, 'dist'));
+  await writeDist(join(folder, 'dist'));
   cdn = await serve({ root: join(folder, 'dist'), base: '/cdn/attention-wasm/', headers: { 'Access-Control-Allow-Origin': '*' } });
   mkdirSync(join(folder, 'site'));
   const tutorial = readFileSync(join(folder, 'dist', 'examples', 'tutorial.html'), 'utf8')

@@ -26,11 +26,11 @@ const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8
 
 let tmp, app, installed, pack, release;
 
-before(() => {
+before(async () => {
   const missing = BUILT.filter((f) => !existsSync(join(root, f)));
   if (missing.length) throw new Error(`${missing.join(', ')} not built: run bash scripts/build.sh wasm first`);
   tmp = mkdtempSync(join(tmpdir(), 'attention-wasm-package-'));
-  release = writeDist(join(root, 'dist'));  // what prepack writes
+  release = await writeDist(join(root, 'dist'));  // what prepack writes
   // --ignore-scripts: the build is there already (prepack would run it again)
   [pack] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], root));
   app = join(tmp, 'app');

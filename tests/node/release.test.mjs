@@ -9,26 +9,30 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { filesOf, writeDist } from '../../scripts/dist.mjs';
+import { filesOf, folderHash, writeDist } from '../../scripts/dist.mjs';
 import { DOC, updated } from '../../scripts/embedding-docs.mjs';
+import { documented, measure } from '../../scripts/sizes.mjs';
 import { DEFINITIONS } from '../../web/widgets/all.js';
 import { WIDGET_NAMES } from '../../web/widgets/index.js';
 
 let folder, dist, manifest;
-before(() => {
+before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'attention-wasm-dist-'));
   dist = join(folder, 'dist');
-  manifest = writeDist(dist);
+  manifest = await writeDist(dist);
 });
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 test('dist/ holds the page, the embeds, the modules, the quantized model, the corpora, the tutorial and the licences', () => {
   const files = filesOf(dist);
-  for (const needed of ['index.html', 'embed.html', 'embed.js', 'wasm/attention.mjs', 'wasm/attention.js',
+  const top = files.filter((f) => !f.startsWith(manifest.immutable));
+  assert.deepEqual(top, ['LICENSE', 'NOTICE', 'embed.html', 'embed.js', 'examples/tutorial.html', 'index.html', 'manifest.json'],
+    'at the top: the pages, the embed, the tutorial, the licences and the manifest');
+  for (const needed of ['wasm/attention.mjs', 'wasm/attention.js',
     'wasm/attention-encoder.mjs', 'wasm/attention-encoder.js', 'wasm/attention-training.mjs', 'wasm/attention-training.js',
-    'model/encoder.q.bin', 'data/names.json', 'data/quatrains.json', 'examples/tutorial.html', 'LICENSE', 'NOTICE',
-    'manifest.json', 'app.js', 'workers.js', 'training-worker.js', 'lm-worker.js', 'encoder-worker.js', 'style.css']) {
-    assert.ok(files.includes(needed), `dist/${needed}`);
+    'model/encoder.q.bin', 'data/names.json', 'data/quatrains.json',
+    'app.js', 'workers.js', 'training-worker.js', 'lm-worker.js', 'encoder-worker.js', 'style.css', 'favicon.svg']) {
+    assert.ok(files.includes(manifest.immutable + needed), `dist/${manifest.immutable}${needed}`);
   }
   assert.deepEqual(files.filter((f) => /encoder\.f(16|32)\.bin$|\.d\.mts$|\.wasm$/.test(f)), [], 'no float model, no types, no intermediates');
   const notice = readFileSync(join(dist, 'NOTICE'), 'utf8');
@@ -47,6 +51,36 @@ test('manifest.json: the version and every other file with its byte size and SHA
     const body = readFileSync(join(dist, path));
     assert.equal(body.length, bytes, path);
     assert.equal(createHash('sha256').update(body).digest('hex'), sha256, path);
+  }
+});
+
+test('the files folder is named by its contents: the first 12 hex digits of the SHA-256 of its listing; the pages and the embed point into it', async () => {
+  const folder = manifest.immutable;
+  assert.match(folder, /^immutable\/[0-9a-f]{12}\/$/);
+  // the listing, written here again: "<path> <sha256>\n" per file, sorted by path
+  const inside = manifest.files.filter((f) => f.path.startsWith(folder))
+    .map((f) => `${f.path.slice(folder.length)} ${f.sha256}\n`).sort().join('');
+  assert.equal(folder, `immutable/${createHash('sha256').update(inside).digest('hex').slice(0, 12)}/`);
+  // the same files give the same name (a second release of the same build), one changed byte another
+  const listed = manifest.files.filter((f) => f.path.startsWith(folder)).map((f) => ({ path: f.path.slice(folder.length), sha256: f.sha256 }));
+  assert.equal(`immutable/${folderHash(listed)}/`, folder);
+  listed[0] = { ...listed[0], sha256: createHash('sha256').update('another').digest('hex') };
+  assert.notEqual(`immutable/${folderHash(listed)}/`, folder);
+  const index = readFileSync(join(dist, 'index.html'), 'utf8');
+  for (const path of ['app.js', 'style.css', 'toc.css', 'favicon.svg']) assert.ok(index.includes(`"${folder}${path}"`), `index.html loads ${folder}${path}`);
+  const frame = readFileSync(join(dist, 'embed.html'), 'utf8');
+  assert.ok(frame.includes(`src="${folder}embed-frame.js"`), 'embed.html loads the frame\'s module from the folder');
+  assert.ok(readFileSync(join(dist, 'embed.js'), 'utf8').includes(`"${folder}"`), 'embed.js knows the folder');
+  // the server of npm start, serving dist/, tells browsers to keep the folder's files
+  const { serve } = await import('../../scripts/serve.mjs');
+  const { server, url } = await serve({ root: dist });
+  try {
+    const kept = await fetch(`${url}${folder}app.js`);
+    assert.equal(kept.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    const page = await fetch(`${url}index.html`);
+    assert.equal(page.headers.get('cache-control'), 'no-cache');
+  } finally {
+    server.close();
   }
 });
 
@@ -74,4 +108,17 @@ test('docs/embedding.md: the widgets\' reference is the one their definitions gi
   // a key of every widget is in its table, with its default
   assert.match(text, /\| `q` \| number, 140 to 200 \| steps of 0\.5 \| `172` \|/);
   assert.match(text, /\| `corpus` \| one of `poems`, `names` \| {2}\| `names`; `poems` in zh \|/);
+});
+
+test('docs/embedding.md: the sizes are this release\'s, each figure within 10% (node scripts/sizes.mjs writes them again)', () => {
+  const measured = measure(dist), shown = documented();
+  assert.deepEqual(shown.map((row) => row.label), measured.map((row) => row.label), 'the same rows (and file counts): run node scripts/sizes.mjs');
+  for (const [i, row] of measured.entries()) {
+    for (const key of ['bytes', 'gzipped']) {
+      const off = Math.abs(shown[i][key] - row[key]) / row[key];
+      assert.ok(off <= 0.1, `${row.label}, ${key}: the guide says ${shown[i][key]}, this release has ${row[key]}: run node scripts/sizes.mjs`);
+    }
+  }
+  // the page with one plain widget: embed.js alone, under 300 KB gzipped
+  assert.ok(measured[0].gzipped <= 300 * 1024, `embed.js: ${measured[0].gzipped} bytes gzipped`);
 });
