@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, and only that:
 #   setup.sh page   what the page's build needs (npm start, npm run dist): Emscripten, Eigen, CMake,
-#                   make, g++ and the npm packages
+#                   make, g++ and the build's npm packages
 #   setup.sh        that, and what the tests, the bench and the fuzzers add: doctest, Chromium,
-#                   Firefox ESR, clang 14 and its libFuzzer
+#                   Firefox ESR, clang 14 and its libFuzzer, and the tests' npm packages
 # A second run finds everything in place and does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,10 +33,20 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm dev dependencies: install when node_modules does not match the lock file
-stamp=node_modules/.attention-lock
-if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
-  echo "setup: installing npm dev dependencies"
+# npm packages: the build's are the root's (esbuild, the model's and the corpora's packages);
+# the tests add theirs (tests/package.json, a workspace: Playwright, TypeScript, TF.js, …).
+# Installed when node_modules does not match the lock file for this mode; a full
+# install serves the page's mode too.
+stamp() { echo "node_modules/.attention-lock-$1"; }
+installed() { [ -f "$(stamp "$1")" ] && cmp -s package-lock.json "$(stamp "$1")"; }
+if [ "$what" = page ]; then
+  if ! installed page && ! installed all; then
+    echo "setup: installing the build's npm packages"
+    npm ci --workspaces=false --no-audit --no-fund --loglevel=error
+    cp package-lock.json "$(stamp page)"
+  fi
+elif ! installed all; then
+  echo "setup: installing npm packages (the build's and the tests')"
   npm ci --no-audit --no-fund --loglevel=error
-  cp package-lock.json "$stamp"
+  cp package-lock.json "$(stamp all)"
 fi
