@@ -14,8 +14,8 @@ import { createApi } from './embed-api.js';
 /* global ATTENTION_WASM_VERSION */
 // a worker's own module, run only in that worker (bundled, it starts when imported)
 const SERVE = {
-  training: () => import('./training-worker.js'),
-  lm: () => import('./lm-worker.js'),
+  training: () => import('./training/worker.js'),
+  lm: () => import('./lm/worker.js'),
   encoder: () => import('./encoder-worker.js'),
 };
 

@@ -13,7 +13,7 @@
 //   startWorker('training') -> Worker
 import { assetFolder, embedScriptUrl } from './assets.js';
 
-const FILES = { training: 'training-worker.js', lm: 'lm-worker.js', encoder: 'encoder-worker.js' };
+const FILES = { training: 'training/worker.js', lm: 'lm/worker.js', encoder: 'encoder-worker.js' };
 const blobs = new Map();  // kind -> blob: URL, one per kind and page
 
 export function startWorker(kind) {

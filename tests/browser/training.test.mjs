@@ -64,6 +64,10 @@ test('step 0, one step, reset: the core\'s numbers each time, and the steps in t
   assertNumbers(await shown(page), await expected({}, 0), 'step 0');
   await eventually(async () => (await page.locator(`${WIDGET} [data-field="status"]`).getAttribute('data-mode')) === 'worker', { message: 'the worker' });
   assert.equal(await page.locator(`${WIDGET} .tr-note`).isVisible(), false, 'no fallback note with a worker');
+  // step 0 came from the worker too: the page itself never loaded the trainers' module
+  const pageLoaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.ok(pageLoaded.some((url) => url.endsWith('/wasm/attention.mjs')), 'the page\'s own module');
+  assert.deepEqual(pageLoaded.filter((url) => url.includes('attention-training')), [], 'no trainer on the page');
 
   await button(page, 'step').click();
   await resting(page, 1);

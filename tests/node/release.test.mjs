@@ -31,7 +31,7 @@ test('dist/ holds the page, the embeds, the modules, the quantized model, the co
   for (const needed of ['wasm/attention.mjs', 'wasm/attention.js',
     'wasm/attention-encoder.mjs', 'wasm/attention-encoder.js', 'wasm/attention-training.mjs', 'wasm/attention-training.js',
     'model/encoder.q.bin', 'data/names.json', 'data/quatrains.json',
-    'app.js', 'workers.js', 'training-worker.js', 'lm-worker.js', 'encoder-worker.js', 'style.css', 'favicon.svg']) {
+    'app.js', 'workers.js', 'training/worker.js', 'lm/worker.js', 'live/loop.js', 'encoder-worker.js', 'style.css', 'favicon.svg']) {
     assert.ok(files.includes(manifest.immutable + needed), `dist/${manifest.immutable}${needed}`);
   }
   assert.deepEqual(files.filter((f) => /encoder\.f(16|32)\.bin$|\.d\.mts$|\.wasm$/.test(f)), [], 'no float model, no types, no intermediates');

@@ -1,11 +1,13 @@
-// The training widget's loop (web/training/engine.js), the same in its Web
-// Worker and on the main thread: snapshots hold the core's numbers for the
-// step reached, slices end on time and add up to exactly the steps asked for,
-// a cancel says where it stopped, and a diverging run posts its error.
+// The training widget's engine (web/training/engine.js) in the live-training
+// loop (web/live/loop.js), the same in its Web Worker and on the page:
+// snapshots hold the core's numbers for the step reached, slices end on time
+// and add up to exactly the steps asked for, a cancel says where it stopped, a
+// diverging run posts its error, and every message names its reset.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
-import { createEngine, createLoop, MODEL } from '../../web/training/engine.js';
+import { createEngine, MODEL } from '../../web/training/engine.js';
+import { createLoop } from '../../web/live/loop.js';
 
 const att = await createAttention();
 
@@ -31,7 +33,7 @@ function run(options, act, until, sliceMs = 4) {
         if (until(messages)) { loop.dispose(); resolve(messages); }
       },
     });
-    loop.reset(options);
+    loop.receive({ type: 'reset', options, id: 7 });
     act(loop);
   });
 }
@@ -68,9 +70,10 @@ test('a snapshot after n steps one by one holds the core\'s numbers for n steps 
 });
 
 test('the loop runs in slices of about sliceMs, and they add up to exactly the steps asked for', async () => {
-  const messages = await run({ seed: 1 }, (loop) => loop.advance(40), (m) => m.at(-1).snapshot?.step === 40 && m.at(-1).done, 2);
+  const messages = await run({ seed: 1 }, (loop) => loop.receive({ type: 'advance', n: 40 }), (m) => m.at(-1).snapshot?.step === 40 && m.at(-1).done, 2);
   const snapshots = messages.filter((m) => m.type === 'snapshot');
   assert.equal(snapshots[0].snapshot.step, 0, 'the reset posts step 0');
+  assert.ok(messages.every((m) => m.id === 7), 'every message names the reset it belongs to');
   assert.ok(snapshots.length > 2, `${snapshots.length} snapshots: more than one slice`);
   assert.ok(snapshots.slice(0, -1).every((m) => m.done === (m.snapshot.step === 0)), 'only the reset and the last are done');
   const last = snapshots.at(-1).snapshot;
@@ -84,8 +87,8 @@ test('the loop runs in slices of about sliceMs, and they add up to exactly the s
 test('a cancel stops the loop and posts the step where it stopped', async () => {
   let stopped = false;
   const messages = await run({ seed: 1 }, (loop) => {
-    loop.advance(100000);
-    setTimeout(() => { stopped = true; loop.cancel(); }, 30);
+    loop.receive({ type: 'advance', n: 100000 });
+    setTimeout(() => { stopped = true; loop.receive({ type: 'cancel' }); }, 30);
   }, (m) => stopped && m.at(-1).done);
   const last = messages.at(-1).snapshot;
   assert.ok(last.step > 0 && last.step < 100000, `stopped at ${last.step}`);
@@ -93,7 +96,7 @@ test('a cancel stops the loop and posts the step where it stopped', async () => 
 });
 
 test('a huge learning rate: the loop posts finite numbers, or the core\'s message if training diverges', async () => {
-  const messages = await run({ seed: 1, learningRate: 1e6 }, (loop) => loop.advance(200), (m) => m.at(-1).type === 'error'
+  const messages = await run({ seed: 1, learningRate: 1e6 }, (loop) => loop.receive({ type: 'advance', n: 200 }), (m) => m.at(-1).type === 'error'
     || (m.at(-1).done && m.at(-1).snapshot.step === 200));
   const last = messages.at(-1);
   if (last.type === 'error') {
@@ -102,4 +105,24 @@ test('a huge learning rate: the loop posts finite numbers, or the core\'s messag
     assert.ok(Number.isFinite(last.snapshot.evaluation.loss), 'finite numbers if it never diverged');
   }
   for (const m of messages.filter((x) => x.type === 'snapshot')) assert.ok(m.snapshot.losses.every(Number.isFinite));
+});
+
+test('a message the protocol does not name is an error naming it', () => {
+  const loop = createLoop(createEngine(att), { sliceMs: 4, post: () => {} });
+  assert.throws(() => loop.receive({ type: 'step' }), /live training: no message "step"/);
+  assert.throws(() => loop.receive(null), /live training: no message undefined/);
+  loop.dispose();
+});
+
+test('a newer reset overtakes an older one: only the newer one\'s snapshot comes, with its id', async () => {
+  const messages = [];
+  const loop = createLoop(createEngine(att), { sliceMs: 4, post: (m) => messages.push(m) });
+  loop.receive({ type: 'reset', options: { seed: 1 }, id: 1 });
+  loop.receive({ type: 'reset', options: { seed: 2 }, id: 2 });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.deepEqual(messages.map((m) => [m.type, m.id, m.snapshot.step]), [['snapshot', 2, 0]]);
+  const trainer = await att.createTrainer({ ...MODEL, seed: 2 });
+  assert.deepEqual(Array.from(messages[0].snapshot.probe.weights[0].data), Array.from(trainer.probe().weights[0].data), 'seed 2\'s model');
+  trainer.delete();
+  loop.dispose();
 });

@@ -1,5 +1,5 @@
-// The language-model widget's training loop, the same in its Web Worker and
-// on the main thread: a core language model trained on one corpus, the
+// The language-model widget's engine for the live-training loop (live/loop.js),
+// the same in its Web Worker and on the page: a core language model trained on one corpus, the
 // history of its losses and head scores, and snapshots of what the widget
 // shows. Every number comes from the core (att.createLanguageModel,
 // att.quatrainForm); this file keeps them in order and measures time.
@@ -9,10 +9,9 @@
 //   engine.step()                 one Adam step
 //   engine.setView(settings)      { temperature, topK, sample, prefix }: what a full snapshot generates
 //   engine.snapshot(full)         -> { step, losses, tokensPerSecond, full, ...(when full) the figures' data }
+//   engine.fullEveryMs            full snapshots (evaluation, maps, samples) at most once a second while training
+//   engine.parameters()           every tensor by name, for the export
 //   engine.dispose()
-//
-//   loop = createLoop(engine, { sliceMs, post, fullEveryMs })   steps in slices, as the trainer's loop
-//   loop.receive({ type: 'reset', options } | { type: 'advance', n } | { type: 'cancel' } | { type: 'view', settings })
 
 // Per corpus: the model's options besides the size (the longest text and its
 // boundaries fit the context; the poems fold characters seen fewer than 3
@@ -90,6 +89,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
   }
 
   return {
+    fullEveryMs: 1000,
     async reset(options) {
       dispose();
       spec = Object.hasOwn(CORPORA, options.corpus) ? CORPORA[options.corpus] : null;
@@ -152,91 +152,4 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
     },
     dispose,
   };
-}
-
-// Steps in slices of at most sliceMs (at least one step: a step of the poems'
-// model is longer than a frame), a light snapshot after each, a full one
-// (evaluation, maps, samples) at most every fullEveryMs and whenever it rests.
-export function createLoop(engine, { sliceMs, post, fullEveryMs = 1000, now = () => performance.now() }) {
-  let remaining = 0;
-  let timer = 0;
-  let ready = false;
-  let generation = 0;     // resets started: an older one's end is ignored
-  let lastFull = -Infinity;
-
-  function fail(error) {
-    remaining = 0;
-    post({ type: 'error', message: message(error) });
-  }
-  function send(done) {
-    const full = done || now() - lastFull >= fullEveryMs;
-    if (full) lastFull = now();
-    post({ type: 'snapshot', snapshot: engine.snapshot(full), done });
-  }
-  function tick() {
-    timer = 0;
-    try {
-      const start = now();
-      do {
-        engine.step();
-        remaining -= 1;
-      } while (remaining > 0 && now() - start < sliceMs);
-      send(remaining === 0);
-    } catch (error) {
-      fail(error);
-      return;
-    }
-    if (remaining > 0) timer = setTimeout(tick, 0);
-  }
-  function stop() {
-    clearTimeout(timer);
-    timer = 0;
-    remaining = 0;
-  }
-  const loop = {
-    reset(options) {
-      stop();
-      ready = false;
-      const mine = ++generation;
-      engine.reset(options).then(() => {
-        if (mine !== generation) return;
-        ready = true;
-        send(true);
-        if (remaining > 0 && !timer) timer = setTimeout(tick, 0);
-      }, (error) => { if (mine === generation) fail(error); });
-    },
-    advance(n) {
-      remaining += n;
-      if (ready && !timer) timer = setTimeout(tick, 0);
-    },
-    cancel() {
-      const was = remaining > 0;
-      stop();
-      if (was && ready) {
-        try { send(true); } catch (error) { fail(error); }
-      }
-    },
-    view(settings) {
-      engine.setView(settings);
-      if (!ready) return;
-      if (timer) { lastFull = -Infinity; return; }  // training: the next snapshot is a full one
-      try { send(true); } catch (error) { fail(error); }
-    },
-    parameters(id) {
-      try {
-        post({ type: 'parameters', id, parameters: ready ? engine.parameters() : null });
-      } catch (error) {
-        post({ type: 'parameters', id, error: message(error) });
-      }
-    },
-    receive(m) {
-      if (m.type === 'reset') loop.reset(m.options);
-      else if (m.type === 'advance') loop.advance(m.n);
-      else if (m.type === 'cancel') loop.cancel();
-      else if (m.type === 'view') loop.view(m.settings);
-      else if (m.type === 'parameters') loop.parameters(m.id);
-    },
-    dispose() { stop(); generation++; engine.dispose(); },
-  };
-  return loop;
 }

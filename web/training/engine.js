@@ -1,17 +1,14 @@
-// The training loop of the training widget, the same in the Web Worker and on
-// the main thread (the fallback): a core trainer, the history of its losses,
-// and snapshots of everything the widget shows. Every number comes from the
-// core (att.createTrainer); this file only keeps them in order.
+// The training widget's engine for the live-training loop (live/loop.js), the
+// same in its Web Worker and on the page (the fallback): a core trainer, the
+// history of its losses, and snapshots of everything the widget shows. Every
+// number comes from the core (att.createTrainer); this file only keeps them in order.
 //
 //   engine = createEngine(att)
 //   engine.reset(options)   -> Promise: a new trainer at step 0 (options as createTrainer takes them)
 //   engine.step()           one Adam step; its batch loss joins the history
 //   engine.snapshot()       -> { step, losses, evaluations, evaluation, probe, product, parameters }
+//                              (every snapshot is full: they are cheap)
 //   engine.dispose()
-//
-//   loop = createLoop(engine, { sliceMs, post })   runs steps in slices of sliceMs
-//   loop.reset(options); loop.advance(n); loop.cancel(); loop.receive(message) (any of the three)
-//   post(message): { type: 'snapshot', snapshot, done } after each slice, { type: 'error', message }
 
 // The model of the widget: small enough to learn in a second, as the trainer documents.
 export const MODEL = { length: 8, vocab: 10, dModel: 32, batch: 32 };
@@ -69,73 +66,5 @@ export function createEngine(att) {
       };
     },
     dispose,
-  };
-}
-
-// Steps in slices of at most sliceMs, a snapshot posted after each: the caller
-// stays responsive between slices (a worker reads its messages, the main
-// thread paints). `now` is injectable for tests.
-export function createLoop(engine, { sliceMs, post, now = () => performance.now() }) {
-  let remaining = 0;
-  let timer = 0;
-  let ready = false;      // a trainer is there to step
-  let generation = 0;     // resets started: an older one's end is ignored
-
-  function fail(error) {
-    remaining = 0;
-    post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
-  }
-  function tick() {
-    timer = 0;
-    try {
-      const start = now();
-      while (remaining > 0) {
-        engine.step();
-        remaining -= 1;
-        if (now() - start >= sliceMs) break;
-      }
-      post({ type: 'snapshot', snapshot: engine.snapshot(), done: remaining === 0 });
-    } catch (error) {
-      fail(error);
-      return;
-    }
-    if (remaining > 0) timer = setTimeout(tick, 0);
-  }
-  function cancel() {
-    clearTimeout(timer);
-    timer = 0;
-    remaining = 0;
-  }
-  return {
-    reset(options) {
-      cancel();
-      ready = false;
-      const mine = ++generation;
-      engine.reset(options).then(() => {
-        if (mine !== generation) return;
-        ready = true;
-        post({ type: 'snapshot', snapshot: engine.snapshot(), done: true });
-        if (remaining > 0 && !timer) timer = setTimeout(tick, 0);
-      }, (error) => { if (mine === generation) fail(error); });
-    },
-    advance(n) {
-      remaining += n;
-      if (ready && !timer) timer = setTimeout(tick, 0);
-    },
-    // stops; the snapshot of where it stopped follows
-    cancel() {
-      const was = remaining > 0;
-      cancel();
-      if (was && ready) {
-        try { post({ type: 'snapshot', snapshot: engine.snapshot(), done: true }); } catch (error) { fail(error); }
-      }
-    },
-    // a runner's message: { type: 'reset', options } | { type: 'advance', n } | { type: 'cancel' }
-    receive(message) {
-      if (message.type === 'reset') this.reset(message.options);
-      else if (message.type === 'advance') this.advance(message.n);
-      else if (message.type === 'cancel') this.cancel();
-    },
-    dispose() { cancel(); generation++; engine.dispose(); },
   };
 }

@@ -1,19 +1,18 @@
 // Widget "language-model": a tiny decoder-only transformer trained live on a
 // real corpus (Tang five-character quatrains, or English first names), its
 // heads watched while they learn the form (one line back, the punctuation),
-// then writing. The core trains it (att.createLanguageModel) in a Web Worker
-// (lm-worker.js), or on the main thread where no worker starts; the page
-// draws the snapshots the loop posts (lm/engine.js). As in the training
+// then writing. The core trains it (att.createLanguageModel) in live training
+// (live/: a Web Worker, or the page where no worker starts) with its engine
+// (lm/engine.js); the widget draws the snapshots (lm/draw.js). As in the training
 // widget, the steps trained are in the URL: a shared link retrains to them
 // and shows the same numbers, poems included.
 import { element } from '../dom.js';
 import { assetUrl } from '../assets.js';
-import { startWorker } from '../workers.js';
 import { callout } from '../render/callout.js';
 import { composite } from '../render/compose.js';
-import { CORPORA, createEngine, createLoop } from '../lm/engine.js';
-import { createController } from '../training/controller.js';
-import { plotFigure, showStatus, statGrid, trainingBar } from '../training/parts.js';
+import { CORPORA, createEngine } from '../lm/engine.js';
+import { createController } from '../live/controller.js';
+import { plotFigure, showStatus, statGrid, trainingBar } from '../live/parts.js';
 import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from '../lm/draw.js';
 
 export const name = 'language-model';
@@ -54,9 +53,6 @@ export const controls = [
 const SPEED = 4;
 const FIGURES_EVERY = 400;  // ms between redrawn figures while training
 
-const startLmWorker = () => startWorker('lm');
-const startLoop = (att, post) => createLoop(createEngine(att), { sliceMs: 4, post });
-
 const modelOptions = (state) => ({
   corpus: state.corpus, url: assetUrl(CORPORA[state.corpus].file),
   layers: Number(state.layers), heads: Number(state.heads), dModel: Number(state.dModel), seed: state.seed,
@@ -70,7 +66,7 @@ export function compute(att, state) {
 
 export function build(body, ctx) {
   const { t } = ctx;
-  const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus, settings: null, waiting: [] };
+  const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus, settings: null };
   const { bar, play, one, reset } = trainingBar(t, () => view.controller);
   const status = element('p', 'lm-status');
   status.dataset.field = 'status';
@@ -117,8 +113,8 @@ export function build(body, ctx) {
   };
   view.controller = createController({
     loadAttention: ctx.module,
-    startWorker: startLmWorker,
-    startLoop,
+    createEngine,
+    worker: 'lm',
     maxSteps: MAX_STEPS,
     onSnapshot(snapshot) {
       if (!view.data) return;
@@ -128,7 +124,6 @@ export function build(body, ctx) {
       // while training, the figures follow a few times a second, the numbers every frame
       const figures = snapshot.full && (!view.controller.status.running || performance.now() - view.drawn > FIGURES_EVERY);
       drawSnapshot(view, snapshot, { t, corpus: view.data.options.corpus, figures });
-      if (snapshot.full) answered(view);
     },
     onStatus: (s) => showStatus(view, s, t, { rateDigits: 1 }),
     onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
@@ -138,7 +133,6 @@ export function build(body, ctx) {
       view.error.textContent = url?.protocol === 'file:'
         ? t('fromFile', { file: url.pathname.split('/').pop() }) : t('trainingError', { message });
       view.error.hidden = false;
-      answered(view);
     },
   });
   return view;
@@ -148,20 +142,6 @@ export function build(body, ctx) {
 // goes, and a render waiting for the loop's answer stops waiting
 export function dispose(view) {
   view.controller.dispose();
-  answered(view);
-}
-
-// The figures of new options or settings come from the loop a moment after
-// the render asks: until then the widget stays busy (its aria-busy), at most ANSWER_MS.
-const ANSWER_MS = 20000;
-function answer(view) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ANSWER_MS);
-    view.waiting.push(() => { clearTimeout(timer); resolve(); });
-  });
-}
-function answered(view) {
-  for (const resolve of view.waiting.splice(0)) resolve();
 }
 
 function redraw(view, t, figures) {
@@ -190,7 +170,9 @@ export async function render(view, data, state, { t }) {
   }
   controllers.set(data, view.controller);
   view.focus = state.focus;
-  const drawn = changed || settingsChanged ? answer(view) : null;
+  // the figures of new options or settings come from the loop a moment later:
+  // until a full snapshot is drawn the widget stays busy (its aria-busy)
+  const drawn = changed || settingsChanged ? view.controller.answered((snapshot) => snapshot.full) : null;
   view.controller.sync(data.options, state.steps, SPEED);
   view.controller.view(data.settings);
   if (!changed) redraw(view, t, true);

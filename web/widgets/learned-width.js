@@ -9,7 +9,7 @@ import { element } from '../dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { linePlot } from '../render/plot.js';
-import { plotFigure, statGrid } from '../training/parts.js';
+import { plotFigure, statGrid } from '../live/parts.js';
 
 export const name = 'learned-width';
 // it trains: its module, its worker and its data load when it comes near the screen

@@ -2,17 +2,18 @@
 // trained by the core (backpropagation and Adam) on a task whose right map is
 // known (reverse a sequence: the anti-diagonal; shift it by one: the
 // sub-diagonal), and the probe's map moves towards it as the loss falls.
-// Training runs in a Web Worker with its own module (training/runner.js), or
-// on the main thread in short slices where no worker starts. The state in the
+// Training runs in live training (live/: a Web Worker with its own module, or
+// the page in short slices where no worker starts) with its engine
+// (training/engine.js); step 0 comes from there too. The state in the
 // URL includes the steps trained: the engine is deterministic, so a shared
 // link retrains to that step and shows the same numbers.
 import { element } from '../dom.js';
 import { composite } from '../render/compose.js';
 import { mapThumbnail } from '../render/thumbnail.js';
 import { createEngine } from '../training/engine.js';
-import { createController, MAX_STEPS } from '../training/controller.js';
+import { createController, MAX_STEPS } from '../live/controller.js';
 import { accuracyPlot, drawSnapshot, lossPlot, mapFigure, pattern, percent } from '../training/draw.js';
-import { plotFigure, showStatus, statGrid, trainingBar } from '../training/parts.js';
+import { plotFigure, showStatus, statGrid, trainingBar } from '../live/parts.js';
 
 export const name = 'training';
 // it trains: its module, its worker and its data load when it comes near the screen
@@ -36,20 +37,16 @@ const FIGURES_EVERY = 400;  // ms between redrawn figures while training
 
 const trainerOptions = (state) => ({ task: state.task, seed: state.seed, heads: Number(state.heads), learningRate: state.lr });
 
-// the options, and everything at step 0 from the core in this thread: the first
-// picture and "the map at step 0", before the runner answers
-export async function compute(att, state) {
-  const options = trainerOptions(state);
-  const engine = createEngine(att);
-  let initial;
-  try {
-    await engine.reset(options);
-    initial = engine.snapshot();
-  } finally {
-    engine.dispose();
-  }
-  return { options, initial, needed: initial.probe.needed, live: { snapshot: initial } };
+// The options; the numbers come from the loop's snapshots. live (one per
+// options): { initial: the snapshot of step 0 ("the map at step 0"), snapshot: the newest }
+export function compute(att, state) {
+  return { options: trainerOptions(state), live: { initial: null, snapshot: null } };
 }
+
+const drawLive = (view, t, figures) => {
+  const { initial, snapshot } = view.data.live;
+  drawSnapshot(view, snapshot, { initial, needed: initial.probe.needed, heads: view.data.options.heads, t, figures });
+};
 
 export function build(body, ctx) {
   const { t } = ctx;
@@ -76,12 +73,16 @@ export function build(body, ctx) {
   Object.assign(view, { play, one, reset, status, note, fields, lossBox: loss.box, accuracyBox: accuracy.box, maps, tokens, product, productScale });
   view.controller = createController({
     loadAttention: ctx.module,
+    createEngine,
+    worker: 'training',
+    onStart(snapshot) {
+      if (view.data) view.data.live.initial = snapshot;
+    },
     onSnapshot(snapshot) {
-      if (!view.data) return;
+      if (!view.data?.live.initial) return;
       view.data.live.snapshot = snapshot;
       // while training, the figures follow a few times a second, the numbers every frame
-      drawSnapshot(view, snapshot, { initial: view.data.initial, needed: view.data.needed, heads: view.data.options.heads, t,
-        figures: !view.controller.status.running || performance.now() - view.drawn > FIGURES_EVERY });
+      drawLive(view, t, !view.controller.status.running || performance.now() - view.drawn > FIGURES_EVERY);
     },
     onStatus: (s) => showStatus(view, s, t),
     onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
@@ -95,13 +96,16 @@ export function dispose(view) {
   view.controller.dispose();
 }
 
-export function render(view, data, state, { t }) {
+export async function render(view, data, state, { t }) {
+  const changed = JSON.stringify(view.data?.options) !== JSON.stringify(data.options);
+  if (!changed) data.live = view.data.live;
   view.data = data;
-  view.controller.sync(data.options, state.steps, state.speed);
-  const shown = view.controller.latest ?? data.initial;
-  data.live.snapshot = shown;
   view.mapsFor = null;  // the options may have changed: the maps are drawn anew
-  drawSnapshot(view, shown, { initial: data.initial, needed: data.needed, heads: data.options.heads, t, figures: true });
+  // new options: the widget stays busy (its aria-busy) until the loop's step 0 is drawn
+  const drawn = changed ? view.controller.answered() : null;
+  view.controller.sync(data.options, state.steps, state.speed);
+  await drawn;
+  if (view.data === data && data.live.snapshot) drawLive(view, t, true);
   showStatus(view, view.controller.status, t);
 }
 
@@ -129,12 +133,12 @@ export const quiz = {
 };
 
 export function exports(data, state, t) {
-  const snapshot = data.live.snapshot;
+  const { snapshot, initial } = data.live;
   return {
     visual: () => composite([
       ...snapshot.probe.weights.map((w, h) => ({ title: t('headAfter', { h: h + 1, step: snapshot.step }), svg: mapFigure(w, { t, title: '' }) })),
-      { title: t('needed'), svg: mapFigure(data.needed, { t, title: '' }) },
-      { title: t('atStart'), svg: mapFigure(data.initial.probe.weights[0], { t, title: '' }) },
+      { title: t('needed'), svg: mapFigure(initial.probe.needed, { t, title: '' }) },
+      { title: t('atStart'), svg: mapFigure(initial.probe.weights[0], { t, title: '' }) },
       { title: t('lossTitle'), svg: lossPlot(snapshot, t), newRow: true },
       { title: t('accuracyTitle'), svg: accuracyPlot(snapshot, t) },
     ], { title: t('title') }),

@@ -1,19 +1,25 @@
-// The training widget's controller: it owns the runner (worker or main thread),
-// plays and pauses, and hands each new snapshot to the widget's drawing, at most
-// once per animation frame. The widget's state (options, steps trained) stays
-// in the URL: the controller reports the step where training rests.
+// A live-training widget's controller (training, language-model): it owns the
+// runner (worker or page), plays and pauses, and hands each new snapshot to the
+// widget's drawing, at most once per animation frame. The widget's state
+// (options, steps trained) stays in the URL: the controller reports the step
+// where training rests.
 //
-//   c = createController({ loadAttention, onSnapshot(snapshot), onStatus(status), onRest(step), onError(message),
-//                          startWorker?, startLoop?, maxSteps? })   (the runner's: see runner.js)
+//   c = createController({ loadAttention, createEngine, worker, onSnapshot(snapshot), onStatus(status),
+//                          onRest(step), onError(message), onStart?(snapshot), maxSteps? })
+//     loadAttention, createEngine, worker: the runner's (runner.js)
+//     onStart: each reset's snapshot of step 0, as it comes (a frame may draw a later one)
 //   c.sync(options, steps, speed)   from render: new options retrain (to `steps` the first time: a shared link)
 //   c.view(settings)                what the snapshots show besides training (the language model's generation)
+//   await c.answered(test?)         until a snapshot that passes test is drawn, an error is told or the
+//                                   controller goes; at most ANSWER_MS (a render that asked for new numbers waits)
 //   c.train(); c.pause(); c.stepOnce(); c.reset(); c.dispose()
 //   status: { mode, running, replaying, target, step, stepsPerSecond }
 import { createRunner } from './runner.js';
 
 export const MAX_STEPS = 20000;
+const ANSWER_MS = 20000;
 
-export function createController({ loadAttention, onSnapshot, onStatus, onRest, onError, useWorker = true, startWorker, startLoop, maxSteps = MAX_STEPS }) {
+export function createController({ loadAttention, createEngine, worker, onSnapshot, onStatus, onRest, onError, onStart = () => {}, maxSteps = MAX_STEPS }) {
   let key = null;             // the options trained now, as JSON
   let options = null;
   let speed = 1;
@@ -24,15 +30,15 @@ export function createController({ loadAttention, onSnapshot, onStatus, onRest, 
   let frame = 0;
   let rate = { step: 0, time: 0, perSecond: 0 };
   let mode = 'starting';
+  const waiting = [];         // [{ test, resolve }] of answered()
 
   const status = () => ({ mode, running, replaying, step: latest?.step ?? 0, stepsPerSecond: rate.perSecond });
   const tell = () => onStatus(status());
 
   const runner = createRunner({
     loadAttention,
-    useWorker,
-    startWorker,
-    startLoop,
+    createEngine,
+    worker,
     onMode: (next) => { mode = next; tell(); },
     onMessage(message) {
       if (message.type === 'error') {
@@ -40,10 +46,12 @@ export function createController({ loadAttention, onSnapshot, onStatus, onRest, 
         inflight = false;
         replaying = 0;
         onError(message.message);
+        settle(null);
         tell();
         return;
       }
       const { snapshot, done } = message;
+      if (snapshot.step === 0 && done) onStart(snapshot);
       measure(snapshot.step);
       latest = snapshot;
       if (done) inflight = false;
@@ -53,6 +61,16 @@ export function createController({ loadAttention, onSnapshot, onStatus, onRest, 
       schedule();
     },
   });
+
+  // answered() promises: kept while the snapshot drawn fails their test; all go on an error (null)
+  function settle(snapshot) {
+    const still = [];
+    for (const wait of waiting.splice(0)) {
+      if (snapshot === null || wait.test(snapshot)) wait.resolve();
+      else still.push(wait);
+    }
+    waiting.push(...still);
+  }
 
   function measure(step) {
     const now = performance.now();
@@ -66,7 +84,10 @@ export function createController({ loadAttention, onSnapshot, onStatus, onRest, 
     if (frame) return;
     frame = requestAnimationFrame(() => {
       frame = 0;
-      if (latest) onSnapshot(latest);
+      if (latest) {
+        onSnapshot(latest);
+        settle(latest);
+      }
       tell();
       if (running && !inflight) {
         inflight = true;
@@ -118,6 +139,12 @@ export function createController({ loadAttention, onSnapshot, onStatus, onRest, 
     },
     pause,
     view(settings) { runner.view(settings); },
+    answered(test = () => true) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, ANSWER_MS);
+        waiting.push({ test, resolve: () => { clearTimeout(timer); resolve(); } });
+      });
+    },
     parameters: () => runner.parameters(),
     stepOnce() {
       if (running) pause();
@@ -134,6 +161,7 @@ export function createController({ loadAttention, onSnapshot, onStatus, onRest, 
     dispose() {
       cancelAnimationFrame(frame);
       runner.dispose();
+      settle(null);
     },
   };
 }

@@ -1,5 +1,5 @@
-// What the two widgets that train (training, language-model) build alike: the
-// Train / One step / Reset bar, the grid of live numbers and a plot's figure.
+// What the widgets that train (training, language-model, learned-width) build
+// alike: the Train / One step / Reset bar, the grid of live numbers and a plot's figure.
 // Pure DOM; the sentences come from the widget's t.
 import { element } from '../dom.js';
 import { formatNumber } from '../render/format.js';
