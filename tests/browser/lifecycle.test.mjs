@@ -1,7 +1,7 @@
 // Browser test of the widget lifecycle (web/runtime.js: dispose(view),
 // unmount()): the page's language switch unmounts the widgets it mounts again,
 // and what they started stops at once (their workers close, no interval is
-// left ticking); no widget polls whether it is still on the page.
+// left ticking); no widget polls whether it is still on the page, nor reaches into a heatmap.
 //   node --test tests/browser/lifecycle.test.mjs
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -38,7 +38,8 @@ test('the language switch unmounts the widgets: the training and language-model 
   await page.close();
 });
 
-test('no widget polls whether it is on the page: no isConnected check, no setInterval in web/', () => {
+// the page's own JavaScript (not the built modules and bundle)
+function webSources() {
   const sources = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -47,6 +48,17 @@ test('no widget polls whether it is on the page: no isConnected check, no setInt
     }
   };
   walk(new URL('../../web', import.meta.url).pathname);
+  return sources;
+}
+
+test('no widget reaches into a heatmap\'s own elements: it redraws one with update() (render/heatmap.js)', () => {
+  const reaching = webSources().filter((path) => !path.includes('/render/') && !path.endsWith('/export.js')
+    && /\.heatmap-(cell|values|row|col|hatch)\b/.test(readFileSync(path, 'utf8')));
+  assert.deepEqual(reaching, []);
+});
+
+test('no widget polls whether it is on the page: no isConnected check, no setInterval in web/', () => {
+  const sources = webSources();
   // (the embed's MutationObserver asks isConnected of the elements a mutation removed: an event, not a poll)
   const polling = sources.filter((path) => !path.endsWith('/embed-api.js') && /\.isConnected\b|setInterval\(/.test(readFileSync(path, 'utf8')));
   assert.deepEqual(polling, []);

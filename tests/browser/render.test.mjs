@@ -90,3 +90,43 @@ test('a heatmap drawn in slices: a cell chosen before its row is drawn gets the 
   assert.equal(seen.ring, `translate(${seen.box.x} ${seen.box.y})`, 'the ring is on the marked cell');
   assert.equal(seen.more, false, 'nothing left to draw');
 });
+
+test('heatmap.update: new values redraw the same cells in place, as a map drawn with them; the focus and the ring stay; a wrong size is an error', async () => {
+  const seen = await page.evaluate(async () => {
+    const { heatmap } = await import('./render/heatmap.js');
+    const labels = ['a', 'b', 'c', 'd'];
+    const before = Float32Array.from({ length: 16 }, (_, k) => k / 15);
+    const after = Float32Array.from({ length: 16 }, (_, k) => 1 - k / 15);
+    const allowed = Uint8Array.from({ length: 16 }, (_, k) => Number(k !== 3));
+    const describe = (values) => (i, j) => `${labels[i]}-${labels[j]} ${values[i * 4 + j].toFixed(3)}`;
+    const options = { rowLabels: labels, colLabels: labels, allowed, selected: [2, 1], title: 'm' };
+    const map = heatmap({ ...options, values: before, describe: describe(before) });
+    document.body.append(map.element);
+    const cellsBefore = [...map.element.querySelectorAll('.heatmap-cell')];
+    const fillBefore = cellsBefore[0].getAttribute('fill');
+    map.select(2, 1);
+    map.update(after, describe(after));
+    const fresh = heatmap({ ...options, values: after, describe: describe(after) }).element;
+    const attrs = (root) => [...root.querySelectorAll('.heatmap-cell, .heatmap-values text')]
+      .map((e) => [e.getAttribute('fill'), e.getAttribute('aria-label'), e.textContent]);
+    let error = '';
+    try { map.update(new Float32Array(9)); } catch (e) { error = e.message; }
+    const out = {
+      same: cellsBefore.every((cell, k) => cell === map.element.querySelectorAll('.heatmap-cell')[k]),
+      match: JSON.stringify(attrs(map.element)) === JSON.stringify(attrs(fresh)),
+      changed: cellsBefore[0].getAttribute('fill') !== fillBefore,
+      focused: document.activeElement?.dataset?.i + ',' + document.activeElement?.dataset?.j,
+      ring: map.element.querySelector('.heatmap-cell.is-selected')?.dataset.i + ',' + map.element.querySelector('.heatmap-cell.is-selected')?.dataset.j,
+      masked: map.element.querySelectorAll('.heatmap-cell')[3].getAttribute('fill'),
+      error,
+    };
+    map.element.remove();
+    return out;
+  });
+  assert.equal(seen.same, true, 'the same elements');
+  assert.equal(seen.match, true, 'colours, labels and numbers as a map drawn with the new values');
+  assert.equal(seen.changed, true, 'the first cell changed colour');
+  assert.equal(seen.focused, '2,1', 'the focus stays');
+  assert.equal(seen.ring, '2,1', 'the ring stays');
+  assert.match(seen.error, /heatmap\.update: 9 values for a 4 × 4 map/);
+});

@@ -4,11 +4,14 @@
 //
 //   heatmap({ rowLabels, colLabels, values, allowed, min, max, digits, onCell, selected,
 //             describe(i, j), inSlices }) -> { element, select(i, j), mark(i, j, kind), box(i, j) -> { x, y, size },
-//                                              drawNext() -> more?, drawAll() }
+//                                              drawNext() -> more?, drawAll(), update(values, describe?) }
 //   values: row-major Float32Array (rows * cols); allowed: optional Uint8Array,
 //   0 = masked (drawn grey with "−∞" or "0"); describe(i, j): the cell's label for screen readers.
 //   select(i, j): as a click on the cell (onCell is called, the cell focused);
 //   mark(i, j, kind): only the ring moves there, 'selected' or 'partner' (dashed).
+//   update(values, describe?): new values of the same shape (and mask, scale and
+//   labels): each drawn cell's colour, number and label change in place, no new
+//   element, the focus and the ring stay (a map redrawn while training runs).
 //   inSlices: the map starts empty; each drawNext() draws its next part (the
 //   column labels, then a few rows: their labels, about SLICE_CELLS cells and
 //   their numbers) and says whether rows are left, so that a caller can draw a
@@ -31,10 +34,11 @@ import { formatNumber } from './format.js';
 export const SLICE_CELLS = 16;
 
 export function heatmap({
-  rowLabels, colLabels, values, allowed = null, min = 0, max = 1, digits = 2,
+  rowLabels, colLabels, values: given, allowed = null, min = 0, max = 1, digits = 2,
   onCell = () => {}, selected = null, describe = null, title = '', maskedText = '−∞', inSlices = false,
 }) {
   const rows = rowLabels.length, cols = colLabels.length;
+  let values = given;
   const cell = Math.max(18, Math.min(48, Math.floor(420 / Math.max(rows, cols))));
   // a whole number of pixels: each new size of a font is one more font lookup on the first draw
   const font = Math.round(Math.max(9, Math.min(13, cell * 0.34)));
@@ -74,6 +78,7 @@ export function heatmap({
   }
 
   const cells = new Array(rows * cols);  // each cell's <rect>, once drawn
+  const texts = new Array(rows * cols);  // each cell's number, once drawn (large cells only)
   let current = [0, 0];                   // the cell in the tab order
   let marked = null;                      // [i, j, kind]: the cell with the ring
   // rows [drawnRows, drawnRows + count): their cells, hatches and numbers
@@ -109,6 +114,7 @@ export function heatmap({
           text.setAttribute('fill', masked ? '#ffffff' : inkOn(t));
           text.textContent = shown;
           numberPart.append(text);
+          texts[i * cols + j] = text;
         }
       }
     }
@@ -125,6 +131,25 @@ export function heatmap({
   function drawAll() {
     if (!labelled) drawColumnLabels();
     drawRows(rows);
+  }
+
+  function update(next, nextDescribe = describe) {
+    if (next.length !== rows * cols) throw new Error(`heatmap.update: ${next.length} values for a ${rows} × ${cols} map`);
+    values = next;
+    describe = nextDescribe;
+    for (let k = 0; k < drawnRows * cols; k++) {
+      const i = Math.floor(k / cols), j = k % cols;
+      const v = values[k], t = (v - min) / span;
+      const masked = allowed ? !allowed[k] : false;
+      const shown = masked ? maskedText : formatNumber(v, { digits });
+      cells[k].setAttribute('aria-label', describe ? describe(i, j) : `${rowLabels[i]} → ${colLabels[j]}: ${shown}`);
+      if (masked) continue;  // grey, with its mark, whatever the value
+      cells[k].setAttribute('fill', viridis(t));
+      if (texts[k]) {
+        texts[k].textContent = shown;
+        texts[k].setAttribute('fill', inkOn(t));
+      }
+    }
   }
 
   // the ring on cell (i, j), and the cell's class: is-selected or is-partner
@@ -182,7 +207,7 @@ export function heatmap({
   if (!inSlices) drawAll();
   // where a cell is drawn, in the map's own coordinates: { x, y, size }
   const box = (i, j) => ({ x: left + j * cell, y: top + i * cell, size: cell });
-  return { element: root, select: (i, j) => choose(i, j, true), mark, box, drawNext, drawAll };
+  return { element: root, select: (i, j) => choose(i, j, true), mark, box, drawNext, drawAll, update };
 }
 
 // A legend for the scale: a gradient bar from min to max.

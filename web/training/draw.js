@@ -6,7 +6,6 @@ import { heatmap } from '../render/heatmap.js';
 import { formatNumber } from '../render/format.js';
 import { linePlot } from '../render/plot.js';
 import { mapThumbnail } from '../render/thumbnail.js';
-import { inkOn, viridis } from '../render/color.js';
 
 // a small (n, n) map from a rule: the pictures of the quiz's choices
 export function pattern(n, rule) {
@@ -17,14 +16,20 @@ export function pattern(n, rule) {
 
 export const percent = (x) => formatNumber(100 * x, { digits: 1, unit: '%' }).replace('\u00a0', '');
 
-export function mapFigure(matrix, { t, title, positions }) {
+// a cell's label for screen readers: its query, key, weight and the input at the key
+const describeCell = (matrix, t, positions) => (i, j) =>
+  t('cellLabel', { i, j, weight: formatNumber(matrix.data[i * matrix.cols + j], { digits: 3 }), input: positions?.[j] ?? '' });
+
+// a probe map: the heatmap (its update() redraws it with a later step's weights)
+function probeMap(matrix, { t, title, positions }) {
   const labels = Array.from({ length: matrix.rows }, (_, i) => String(i));
   return heatmap({
     rowLabels: labels, colLabels: Array.from({ length: matrix.cols }, (_, j) => String(j)),
-    values: matrix.data, min: 0, max: 1, digits: 2, title,
-    describe: (i, j) => t('cellLabel', { i, j, weight: formatNumber(matrix.data[i * matrix.cols + j], { digits: 3 }), input: positions?.[j] ?? '' }),
-  }).element;
+    values: matrix.data, min: 0, max: 1, digits: 2, title, describe: describeCell(matrix, t, positions),
+  });
 }
+
+export const mapFigure = (matrix, options) => probeMap(matrix, options).element;
 
 export function lossPlot(snapshot, t) {
   const steps = Array.from(snapshot.losses, (_, k) => k + 1);
@@ -88,22 +93,6 @@ export function productPicture(product) {
   return { canvas: mapThumbnail({ values: product.data, rows: product.rows, cols: product.cols, min: -top, max: top }), top };
 }
 
-// A drawn map's colours, numbers and labels set to new values in place: the
-// same cells (and focus), no new elements, while training runs.
-export function updateMap(root, matrix, describe) {
-  // the cells and their numbers, each in row order (render/heatmap.js)
-  const texts = root.querySelectorAll('.heatmap-values text');
-  root.querySelectorAll('.heatmap-cell').forEach((cell, k) => {
-    const v = matrix.data[k];
-    cell.setAttribute('fill', viridis(v));
-    cell.setAttribute('aria-label', describe(Math.floor(k / matrix.cols), k % matrix.cols));
-    if (texts[k]) {
-      texts[k].textContent = formatNumber(v, { digits: 2 });
-      texts[k].setAttribute('fill', inkOn(v));
-    }
-  });
-}
-
 // Fills the live parts of the view from a snapshot: the numbers always, the
 // figures when `figures` (drawn anew, or updated in place when they exist).
 export function drawSnapshot(view, snapshot, { initial, needed, heads, t, figures = true }) {
@@ -121,23 +110,25 @@ export function drawSnapshot(view, snapshot, { initial, needed, heads, t, figure
   const title = (h) => (heads > 1 ? t('headAfter', { h: h + 1, step: snapshot.step }) : t('mapAfter', { step: snapshot.step }));
   // the maps drawn are this model's, one per head of this snapshot (a snapshot
   // of the options before may have drawn them while the new model started)
-  const drawn = view.maps.querySelectorAll('.tr-map[data-head]').length;
-  if (view.mapsFor === initial && drawn === snapshot.probe.weights.length) {
+  if (view.mapsFor === initial && view.headMaps?.length === snapshot.probe.weights.length) {
     // the same maps: new weights, captions and argmax in place
     snapshot.probe.weights.forEach((w, h) => {
-      const figure = view.maps.querySelector(`.tr-map[data-head="${h}"]`);
+      const { figure, caption, map } = view.headMaps[h];
       figure.dataset.argmax = snapshot.probe.argmax[h].join(',');
-      figure.querySelector('figcaption').textContent = title(h);
-      updateMap(figure.querySelector('.heatmap'), w, (i, j) => t('cellLabel', { i, j, weight: formatNumber(w.data[i * w.cols + j], { digits: 3 }), input: positions[j] }));
+      caption.textContent = title(h);
+      map.update(w.data, describeCell(w, t, positions));
     });
   } else {
-    const maps = snapshot.probe.weights.map((w, h) => {
+    view.headMaps = snapshot.probe.weights.map((w, h) => {
       const figure = element('figure', 'tr-map');
       figure.dataset.head = String(h);
       figure.dataset.argmax = snapshot.probe.argmax[h].join(',');
-      figure.append(element('figcaption', '', title(h)), mapFigure(w, { t, title: title(h), positions }));
-      return figure;
+      const caption = element('figcaption', '', title(h));
+      const map = probeMap(w, { t, title: title(h), positions });
+      figure.append(caption, map.element);
+      return { figure, caption, map };
     });
+    const maps = view.headMaps.map((m) => m.figure);
     const neededFigure = element('figure', 'tr-map tr-needed');
     neededFigure.append(element('figcaption', '', t.rich('needed')), mapFigure(needed, { t, title: t('needed'), positions }));
     const startFigure = element('figure', 'tr-map tr-start');
