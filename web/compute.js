@@ -1,6 +1,7 @@
-// The only importer of the WebAssembly module. Widgets receive the loaded
-// module in their compute(att, state) and keep every number they show to what
-// it returns; nothing else loads or calls the module.
+// The page's WebAssembly module, loaded once per page. Widgets receive it in
+// their compute(att, state) (and ctx.module() for work a button starts) and
+// keep every number they show to what it returns. The workers load their own
+// copy (live/worker.js, encoder-worker.js); nothing else imports the module.
 import createAttention from './wasm/attention.mjs';
 
 let attention;  // Promise<AttentionModule>, created on first use

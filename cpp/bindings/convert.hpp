@@ -1,7 +1,7 @@
 // Conversions between the canonical JS objects that api.js hands over (types
 // checked, defaults filled in) and the core's types, and back. No maths, no
-// defaults. With raw.cpp, encoder.cpp and ../bindings.cpp, the only files
-// that include an Emscripten header.
+// defaults. cpp/bindings/ and ../bindings.cpp are the only files that include
+// an Emscripten header.
 #pragma once
 
 #include "attention/attention_all.hpp"
