@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { readPackage, writeModel, fineness, quantizedStep } from '../scripts/model.mjs';
 import { toHalf, fromHalf, quantizeUniform, encodeUniform, uniformBytes } from '../scripts/quantize.mjs';
-import { quantizeQ8, dequantizeQ8, quantizeQ8Gptq, quantizeCodebook, Q8_FORMAT, CALIBRATION, calibrate,
+import { CALIBRATION, calibrate } from './calibration.mjs';
+import { quantizeQ8, dequantizeQ8, quantizeQ8Gptq, quantizeCodebook, Q8_FORMAT,
   quantizeUniformGptq } from './quantizers.mjs';
 import { encoderError } from './encoder-error.mjs';
 import { SENTENCES } from '../tests/node/encoder-reference.mjs';
