@@ -61,16 +61,28 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
     n_ = s.n, d_ = s.d, batch_ = s.batch, layers_ = s.layers, heads_ = s.heads;
     seed_ = std::uint64_t(o.seed);
     batches_ = Rng(seed_, kBatchStream);
-    const Index min_count = Index(o.min_count);
+    std::vector<CodePoints> train, held;
+    for (const std::string& text : o.texts) train.push_back(code_points_of(text));
+    for (const std::string& text : o.held_out) held.push_back(code_points_of(text));
 
-    // 1. the vocabulary: characters counted over the training texts
-    std::vector<std::vector<std::uint32_t>> train(o.texts.size()), held(o.held_out.size());
+    build_vocabulary(train, held, Index(o.min_count));
+    config_ = LmConfig{vocab_, n_, d_, heads_, layers_};
+    check_memory(train, held);
+    encode_texts(train, held);
+    init_parameters();
+    carve_arena();
+}
+
+// The characters seen min_count times or more in the training texts, sorted,
+// after the boundary token (0) and, where a character is left out of either
+// split, the unknown token (1).
+void LanguageModel::build_vocabulary(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held,
+                                     Index min_count) {
     std::map<std::uint32_t, Index> counts;
     double characters = 0;
-    for (size_t i = 0; i < o.texts.size(); ++i) {
-        train[i] = code_points_of(o.texts[i]);
-        for (std::uint32_t cp : train[i]) ++counts[cp];
-        characters += double(train[i].size());
+    for (const CodePoints& text : train) {
+        for (std::uint32_t cp : text) ++counts[cp];
+        characters += double(text.size());
     }
     require(characters > 0, "texts must hold at least one character");
     std::vector<std::uint32_t> kept;
@@ -85,45 +97,48 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
     }
     coverage_ = kept_characters / characters;
     has_unknown_ = folded_ > 0;
-    for (size_t i = 0; i < o.held_out.size(); ++i) {
-        held[i] = code_points_of(o.held_out[i]);
-        for (std::uint32_t cp : held[i])
+    for (const CodePoints& text : held)
+        for (std::uint32_t cp : text)
             if (!std::binary_search(kept.begin(), kept.end(), cp)) has_unknown_ = true;
-    }
     code_points_.assign(1, 0);  // the boundary
     if (has_unknown_) code_points_.push_back(0xFFFD);
     first_char_ = Index(code_points_.size());
     code_points_.insert(code_points_.end(), kept.begin(), kept.end());
     vocab_ = Index(code_points_.size());
     require(vocab_ - first_char_ >= 1, "texts must hold at least one character seen min_count times or more");
-    auto token_of = [&](std::uint32_t cp) -> std::int32_t {
-        const auto it = std::lower_bound(code_points_.begin() + first_char_, code_points_.end(), cp);
-        if (it != code_points_.end() && *it == cp) return std::int32_t(it - code_points_.begin());
-        return 1;  // the unknown token (it exists whenever a character is missing)
-    };
+}
 
-    // 2. the texts as [0] + tokens + [0]; held-out windows of n inputs; the unigram baseline
+std::int32_t LanguageModel::token_of(std::uint32_t cp) const {
+    const auto it = std::lower_bound(code_points_.begin() + first_char_, code_points_.end(), cp);
+    if (it != code_points_.end() && *it == cp) return std::int32_t(it - code_points_.begin());
+    return 1;  // the unknown token (it exists whenever a character is missing)
+}
+
+// Every buffer, counted before one is allocated: over the limit is an error.
+void LanguageModel::check_memory(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held) const {
     double train_tokens = 0, held_tokens = 0;
-    for (const auto& t : train) train_tokens += double(t.size()) + 2;
-    for (const auto& t : held) {
-        const double targets = double(t.size()) + 1;
-        held_tokens += std::ceil(targets / double(n_)) * double(n_);
+    for (const CodePoints& t : train) train_tokens += double(t.size()) + 2;
+    for (const CodePoints& t : held) held_tokens += std::ceil((double(t.size()) + 1) / double(n_)) * double(n_);
+    double params = 0;
+    for (Index i = 0; i < lm_tensor_count(layers_); ++i) {
+        const TensorShape shape = lm_tensor_shape(config_, i);
+        params += double(shape.rows) * double(shape.cols);
     }
-    config_ = LmConfig{vocab_, n_, d_, heads_, layers_};
-    const std::vector<std::string> names = lm_tensor_names(layers_);
-    const double params = double(vocab_) * double(d_) + double(n_) * double(d_) +
-                          double(layers_) * (12.0 * double(d_) * double(d_) + 13.0 * double(d_)) + 2.0 * double(d_) +
-                          double(d_) * double(vocab_) + double(vocab_);
+    const Sizes s{layers_, heads_, d_, n_, batch_};
     const double floats = floats_needed(s, double(vocab_), params, train_tokens, held_tokens);
     require(floats <= kMaxFloats, "these sizes and texts need " + number(std::ceil(floats * 4 / 1048576)) +
                                       " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) +
                                       " MB");
+}
 
+// The training texts as [0] + tokens + [0], one after another; the held-out
+// texts cut into windows of context targets, shortest first; the held-out loss
+// of the add-one unigram model of the training texts.
+void LanguageModel::encode_texts(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held) {
     std::vector<double> unigram(size_t(vocab_), 1.0);  // add-one
     double unigram_total = double(vocab_);
     train_start_.assign(1, 0);
-    train_tokens_.reserve(size_t(train_tokens));
-    for (const auto& t : train) {
+    for (const CodePoints& t : train) {
         train_tokens_.push_back(kBoundary);
         for (std::uint32_t cp : t) {
             const std::int32_t token = token_of(cp);
@@ -135,9 +150,8 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
         unigram_total += double(t.size()) + 1;
         train_start_.push_back(Index(train_tokens_.size()));
     }
-    double unigram_sum = 0;
     std::vector<std::vector<std::int32_t>> windows;  // [0] + text + [0] cut into windows of n + 1 tokens
-    for (const auto& t : held) {
+    for (const CodePoints& t : held) {
         std::vector<std::int32_t> seq(1, kBoundary);
         for (std::uint32_t cp : t) seq.push_back(token_of(cp));
         seq.push_back(kBoundary);
@@ -149,6 +163,7 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
     // pads each chunk of windows to its longest only
     std::stable_sort(windows.begin(), windows.end(),
                      [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    double unigram_sum = 0;
     for (const auto& w : windows) {
         const Index targets = Index(w.size()) - 1;
         for (Index i = 0; i < n_; ++i) {
@@ -164,39 +179,44 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
         ++held_windows_;
     }
     unigram_loss_ = held_count_ > 0 ? unigram_sum / held_count_ : 0;
+}
 
-    // 3. the parameters, in the order of lm_tensor_names
-    const Index d = d_, v = vocab_, n = n_;
-    store_.add(names[0], v, d);
-    store_.add(names[1], n, d);
-    for (Index l = 0; l < layers_; ++l) {
-        const Index shapes[16][2] = {{1, d}, {1, d}, {d, d}, {1, d}, {d, d}, {1, d}, {d, d},     {1, d},
-                                     {d, d}, {1, d}, {1, d}, {1, d}, {d, 4 * d}, {1, 4 * d}, {4 * d, d}, {1, d}};
-        for (Index k = 0; k < 16; ++k) store_.add(names[size_t(tensor(l, k))], shapes[k][0], shapes[k][1]);
+// The tensors in store order, each from its own seeded stream: embeddings
+// uniform in +-0.5, layer-norm gains 1, maps Xavier-uniform, the two maps that
+// write into the residual stream (Wo, W2) shrunk by 1 / sqrt(2 layers); biases 0.
+void LanguageModel::init_parameters() {
+    const std::vector<std::string> names = lm_tensor_names(layers_);
+    for (Index i = 0; i < lm_tensor_count(layers_); ++i) {
+        const TensorShape shape = lm_tensor_shape(config_, i);
+        store_.add(names[size_t(i)], shape.rows, shape.cols);
     }
-    const Index f = tensor(layers_, 0);
-    store_.add(names[size_t(f)], 1, d);
-    store_.add(names[size_t(f + 1)], 1, d);
-    store_.add(names[size_t(f + 2)], d, v);
-    store_.add(names[size_t(f + 3)], 1, v);
     store_.allocate();
-    auto stream = [](Index i) { return kInitStream + std::uint64_t(i); };
-    auto xavier = [](Index rows, Index cols) { return std::sqrt(6.0 / (double(rows) + double(cols))); };
-    store_.set(0, init_uniform(v, d, seed_, stream(0), 0.5f));
-    store_.set(1, init_uniform(n, d, seed_, stream(1), 0.5f));
+    const Index d = d_;
     const double shrink = 1 / std::sqrt(2.0 * double(layers_));
+    auto stream = [](Index i) { return kInitStream + std::uint64_t(i); };
+    auto xavier = [&](Index i) {
+        const TensorShape shape = lm_tensor_shape(config_, i);
+        return init_xavier(shape.rows, shape.cols, seed_, stream(i));
+    };
+    auto shrunk = [&](Index i) {
+        const TensorShape shape = lm_tensor_shape(config_, i);
+        const double limit = std::sqrt(6.0 / (double(shape.rows) + double(shape.cols)));
+        return init_uniform(shape.rows, shape.cols, seed_, stream(i), Scalar(limit * shrink));
+    };
+    store_.set(kEmbedding, init_uniform(vocab_, d, seed_, stream(kEmbedding), 0.5f));
+    store_.set(kPositions, init_uniform(n_, d, seed_, stream(kPositions), 0.5f));
     for (Index l = 0; l < layers_; ++l) {
-        for (Index k : {0, 10}) store_.set(tensor(l, k), Mat::Ones(1, d));
-        for (Index k : {2, 4, 6}) store_.set(tensor(l, k), init_xavier(d, d, seed_, stream(tensor(l, k))));
-        store_.set(tensor(l, 8), init_uniform(d, d, seed_, stream(tensor(l, 8)), Scalar(xavier(d, d) * shrink)));
-        store_.set(tensor(l, 12), init_xavier(d, 4 * d, seed_, stream(tensor(l, 12))));
-        store_.set(tensor(l, 14),
-                   init_uniform(4 * d, d, seed_, stream(tensor(l, 14)), Scalar(xavier(4 * d, d) * shrink)));
+        for (LmBlockTensor gain : {kLn1Gain, kLn2Gain}) store_.set(lm_tensor(l, gain), Mat::Ones(1, d));
+        for (LmBlockTensor map : {kWq, kWk, kWv, kW1}) store_.set(lm_tensor(l, map), xavier(lm_tensor(l, map)));
+        for (LmBlockTensor map : {kWo, kW2}) store_.set(lm_tensor(l, map), shrunk(lm_tensor(l, map)));
     }
-    store_.set(f, Mat::Ones(1, d));
-    store_.set(f + 2, init_xavier(d, v, seed_, stream(f + 2)));
+    store_.set(last(kLnfGain), Mat::Ones(1, d));
+    store_.set(last(kWout), xavier(last(kWout)));
+}
 
-    // 4. the layers and every activation buffer, carved from one allocation
+// The layers, and every activation buffer carved from one allocation.
+void LanguageModel::carve_arena() {
+    const Index d = d_, v = vocab_, n = n_;
     embedding_ = Embedding{v, d, n};
     qkv_ = Linear{d, d}, out_ = Linear{d, d}, up_ = Linear{d, 4 * d}, down_ = Linear{4 * d, d};
     unembed_ = Linear{d, v};

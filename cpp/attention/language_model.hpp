@@ -50,6 +50,7 @@
 #include "attention/lm_text.hpp"
 #include "attention/options.hpp"
 #include "attention/param_store.hpp"
+#include "attention/train_step.hpp"
 #include "attention/train_layers.hpp"
 
 #include <cstdint>
@@ -161,7 +162,7 @@ public:
     // targets (sequences * context each, targets -1 for none), no update: the
     // gradients are then in parameters().grad(i). What step() does before Adam.
     double compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets);
-    ParamsD parameters_double() const;
+    ParamsD parameters_double() const { return train::parameters_double(store_); }
     // one training batch as step() would draw it next (advances nothing), each
     // sequence padded to context: (batch * context) each
     void peek_batch(std::vector<std::int32_t>& tokens, std::vector<std::int32_t>& targets);
@@ -173,7 +174,16 @@ private:
         float *A;                   // (batch, heads, n, n)
         float *mean1, *rstd1, *mean2, *rstd2;  // (rows)
     };
-    Index tensor(Index layer, Index which) const { return 2 + 16 * layer + which; }
+    using CodePoints = std::vector<std::uint32_t>;
+    // construction, step by step
+    void build_vocabulary(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held, Index min_count);
+    std::int32_t token_of(std::uint32_t code_point) const;  // the unknown token (1) for one not kept
+    void check_memory(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held) const;
+    void encode_texts(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held);
+    void init_parameters();
+    void carve_arena();
+    // the index of a tensor after the blocks (lm_tensor(l, which) names a block's)
+    Index last(LmFinalTensor which) const { return lm_final_tensor(layers_, which); }
     // draws a batch: tokens and targets (batch * length), each sequence padded to
     // length = the longest in the batch (compact) or context; returns length
     Index fill_batch(Rng& rng, std::int32_t* tokens, std::int32_t* targets, bool compact) const;
@@ -185,7 +195,6 @@ private:
     void train_step();
     // one token at position t through the cache -> step_logits_ (vocab)
     void cached_token(std::int32_t token, Index t);
-    std::string diverged() const;
     std::string token_text(std::int32_t token) const;  // ⏎, �, or the character
     std::vector<std::int32_t> sequence_of(const std::string& text, const std::string& what) const;
 

@@ -4,6 +4,7 @@
 #include "attention/language_model.hpp"
 
 #include "attention/train_kernels.hpp"
+#include "attention/train_step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -51,7 +52,7 @@ NextTokens LanguageModel::next(const std::string& prefix) {
     forward(1, m, tokens_.data(), targets_.data());
     std::vector<float> p(logits_, logits_ + vocab_);
     for (float x : p)
-        if (!std::isfinite(x)) fail(diverged());  // (a NaN would also break the sort below)
+        if (!std::isfinite(x)) fail_diverged(steps_ + 1);  // (a NaN would also break the sort below)
     softmax_row(p.data(), vocab_);
     std::vector<std::int32_t> order(static_cast<size_t>(vocab_));
     for (Index i = 0; i < vocab_; ++i) order[size_t(i)] = std::int32_t(i);
@@ -84,7 +85,8 @@ AttentionMaps LanguageModel::attention(const std::string& text) {
             // float32 (parameters blown up by too high a learning rate)
             const Mat& A = heads.back();
             for (Index i = 0; i < m; ++i)
-                if (!A.row(i).allFinite() || std::abs(A.row(i).cast<double>().sum() - 1) > 1e-3) fail(diverged());
+                if (!A.row(i).allFinite() || std::abs(A.row(i).cast<double>().sum() - 1) > 1e-3)
+                    fail_diverged(steps_ + 1);
         }
         out.weights.push_back(std::move(heads));
     }
@@ -127,13 +129,13 @@ void LanguageModel::cached_token(std::int32_t token, Index t) {
     const float* pe = store_.value(1) + t * d;
     for (Index c = 0; c < d; ++c) x1_[c] = e[c] + pe[c];
     for (Index l = 0; l < layers_; ++l) {
-        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
+        auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
         float* Kc = Kc_ + l * n_ * d;
         float* Vc = Vc_ + l * n_ * d;
-        norm_.forward(1, x1_, W(0), W(1), y1_, &mean1_, &rstd1_);
-        qkv_.forward(1, y1_, W(2), q1_), bias_d_.forward(1, W(3), q1_);
-        qkv_.forward(1, y1_, W(4), Kc + t * d), bias_d_.forward(1, W(5), Kc + t * d);
-        qkv_.forward(1, y1_, W(6), Vc + t * d), bias_d_.forward(1, W(7), Vc + t * d);
+        norm_.forward(1, x1_, W(kLn1Gain), W(kLn1Bias), y1_, &mean1_, &rstd1_);
+        qkv_.forward(1, y1_, W(kWq), q1_), bias_d_.forward(1, W(kBq), q1_);
+        qkv_.forward(1, y1_, W(kWk), Kc + t * d), bias_d_.forward(1, W(kBk), Kc + t * d);
+        qkv_.forward(1, y1_, W(kWv), Vc + t * d), bias_d_.forward(1, W(kBv), Vc + t * d);
         zero(z1_, d);
         for (Index h = 0; h < heads_; ++h) {
             // as MultiHeadAttention::forward computes row t: scores, scale, softmax over keys 0..t, A V
@@ -143,18 +145,17 @@ void LanguageModel::cached_token(std::int32_t token, Index t) {
             softmax_row(s1_, n_);
             matmul_acc(1, dh, n_, s1_, n_, Vc + h * dh, d, z1_ + h * dh, d);
         }
-        out_.forward(1, z1_, W(8), h1_), bias_d_.forward(1, W(9), h1_);
+        out_.forward(1, z1_, W(kWo), h1_), bias_d_.forward(1, W(kBo), h1_);
         Residual::forward(d, x1_, h1_, h1_);
-        norm_.forward(1, h1_, W(10), W(11), y1_, &mean1_, &rstd1_);
-        up_.forward(1, y1_, W(12), u1_), bias_4d_.forward(1, W(13), u1_);
+        norm_.forward(1, h1_, W(kLn2Gain), W(kLn2Bias), y1_, &mean1_, &rstd1_);
+        up_.forward(1, y1_, W(kW1), u1_), bias_4d_.forward(1, W(kB1), u1_);
         Gelu::forward(4 * d, u1_, t1_, g1_);
-        down_.forward(1, g1_, W(14), x1_), bias_d_.forward(1, W(15), x1_);
+        down_.forward(1, g1_, W(kW2), x1_), bias_d_.forward(1, W(kB2), x1_);
         Residual::forward(d, h1_, x1_, x1_);
     }
-    const Index f = tensor(layers_, 0);
-    norm_.forward(1, x1_, store_.value(f), store_.value(f + 1), y1_, &mean1_, &rstd1_);
-    unembed_.forward(1, y1_, store_.value(f + 2), step_logits_);
-    bias_vocab_.forward(1, store_.value(f + 3), step_logits_);
+    norm_.forward(1, x1_, store_.value(last(kLnfGain)), store_.value(last(kLnfBias)), y1_, &mean1_, &rstd1_);
+    unembed_.forward(1, y1_, store_.value(last(kWout)), step_logits_);
+    bias_vocab_.forward(1, store_.value(last(kBout)), step_logits_);
 }
 
 Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) {
@@ -192,7 +193,7 @@ std::string LanguageModel::generate(const GenerateOptions& o) {
         for (Index i = 0; i < vocab_; ++i) order_[size_t(i)] = std::int32_t(i);
         float* x = step_logits_;
         for (Index i = 0; i < vocab_; ++i)
-            if (!std::isfinite(x[i])) fail(diverged());  // (a NaN would also break the sort below)
+            if (!std::isfinite(x[i])) fail_diverged(steps_ + 1);  // (a NaN would also break the sort below)
         // the unknown token stands for many characters, none of which it can write
         if (has_unknown_) x[1] = -std::numeric_limits<float>::infinity();
         std::partial_sort(order_.begin(), order_.begin() + k, order_.end(), [x](std::int32_t a, std::int32_t b) {

@@ -103,13 +103,29 @@ MatD residual_reference(const MatD& X, const MatD& F) {
 }
 
 std::vector<std::string> lm_tensor_names(Index layers) {
-    static const char* const kBlock[16] = {"ln1.gain", "ln1.bias", "Wq", "bq", "Wk", "bk", "Wv", "bv",
-                                           "Wo", "bo", "ln2.gain", "ln2.bias", "W1", "b1", "W2", "b2"};
+    static const char* const kBlock[kBlockTensors] = {"ln1.gain", "ln1.bias", "Wq", "bq", "Wk", "bk", "Wv", "bv",
+                                                      "Wo", "bo", "ln2.gain", "ln2.bias", "W1", "b1", "W2", "b2"};
+    static const char* const kFinal[kFinalTensors] = {"lnf.gain", "lnf.bias", "Wout", "bout"};
     std::vector<std::string> names = {"embedding", "positions"};
     for (Index l = 0; l < layers; ++l)
         for (const char* name : kBlock) names.push_back("layer" + std::to_string(l + 1) + "." + name);
-    for (const char* name : {"lnf.gain", "lnf.bias", "Wout", "bout"}) names.push_back(name);
+    for (const char* name : kFinal) names.push_back(name);
     return names;
+}
+
+TensorShape lm_tensor_shape(const LmConfig& c, Index tensor) {
+    const Index d = c.d_model;
+    if (tensor == kEmbedding) return {c.vocab, d};
+    if (tensor == kPositions) return {c.context, d};
+    const Index final = tensor - lm_final_tensor(c.layers, kLnfGain);
+    if (final >= 0) return final == kWout ? TensorShape{d, c.vocab} : TensorShape{1, final == kBout ? c.vocab : d};
+    switch (LmBlockTensor((tensor - 2) % kBlockTensors)) {
+        case kWq: case kWk: case kWv: case kWo: return {d, d};
+        case kW1: return {d, 4 * d};
+        case kB1: return {1, 4 * d};
+        case kW2: return {4 * d, d};
+        default: return {1, d};
+    }
 }
 
 namespace {
@@ -119,49 +135,104 @@ struct BlockCache {
     MatD X, Y1, Q, K, V, Z, H, Y2, U, G;
     std::vector<MatD> weights;  // sequence * heads + head
 };
+
+// The tensors of block l, by name: W[kWq], and their gradients: W.grad(g, kWq)
+struct BlockTensors {
+    const ParamsD& p;
+    Index l;
+    const MatD& operator[](LmBlockTensor which) const { return p[size_t(lm_tensor(l, which))]; }
+    MatD& grad(ParamsD& g, LmBlockTensor which) const { return g[size_t(lm_tensor(l, which))]; }
+};
+
+// One block: X (rows, d) -> H = X + attention(ln1(X)), then H + MLP(ln2(H));
+// what backward needs is kept in b.
+MatD block_forward_reference(const LmConfig& c, const BlockTensors& W, const MatD& X, const Mask& visible,
+                             BlockCache& b) {
+    const Index n = c.context, d = c.d_model, H = c.heads, rows = X.rows(), sequences = rows / n;
+    b.X = X;
+    b.Y1 = layer_norm_reference(X, W[kLn1Gain], W[kLn1Bias]);
+    b.Q = bias_reference(linear_forward_reference(b.Y1, W[kWq]), W[kBq]);
+    b.K = bias_reference(linear_forward_reference(b.Y1, W[kWk]), W[kBk]);
+    b.V = bias_reference(linear_forward_reference(b.Y1, W[kWv]), W[kBv]);
+    b.Z = MatD(rows, d);
+    for (Index s = 0; s < sequences; ++s) {
+        std::vector<MatD> parts;
+        for (Index h = 0; h < H; ++h) {
+            const HeadReference head = attention_head_forward_reference(
+                split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), H, h),
+                split_head_reference(rows_of(b.V, s, n), H, h), visible);
+            b.weights.push_back(head.weights);
+            parts.push_back(head.output);
+        }
+        b.Z.block(s * n, 0, n, d) = concat_heads_reference(parts);
+    }
+    const MatD O = bias_reference(linear_forward_reference(b.Z, W[kWo]), W[kBo]);
+    b.H = residual_reference(X, O);
+    b.Y2 = layer_norm_reference(b.H, W[kLn2Gain], W[kLn2Bias]);
+    b.U = bias_reference(linear_forward_reference(b.Y2, W[kW1]), W[kB1]);
+    b.G = gelu_reference(b.U);
+    const MatD M = bias_reference(linear_forward_reference(b.G, W[kW2]), W[kB2]);
+    return residual_reference(b.H, M);
+}
+
+// Its backward: dX of the block's output -> dX of its input; the block's
+// gradients into g.
+MatD block_backward_reference(const LmConfig& c, const BlockTensors& W, const BlockCache& b, const MatD& dX,
+                              ParamsD& g) {
+    const Index n = c.context, d = c.d_model, H = c.heads, dh = d / H, rows = dX.rows(), sequences = rows / n;
+    // X_next = H + M: dH = dX (+ through the MLP), dM = dX
+    MatD dG, dU, dY2, dH2, dZ, dY1;
+    linear_backward_reference(b.G, W[kW2], dX, dG, W.grad(g, kW2));
+    W.grad(g, kB2) = bias_backward_reference(dX);
+    dU = gelu_backward_reference(b.U, dG);
+    linear_backward_reference(b.Y2, W[kW1], dU, dY2, W.grad(g, kW1));
+    W.grad(g, kB1) = bias_backward_reference(dU);
+    layer_norm_backward_reference(b.H, W[kLn2Gain], dY2, dH2, W.grad(g, kLn2Gain), W.grad(g, kLn2Bias));
+    const MatD dH = dX + dH2;
+    // H = X + O: dX = dH (+ through attention), dO = dH
+    linear_backward_reference(b.Z, W[kWo], dH, dZ, W.grad(g, kWo));
+    W.grad(g, kBo) = bias_backward_reference(dH);
+    MatD dQ(rows, d), dK(rows, d), dV(rows, d);
+    for (Index s = 0; s < sequences; ++s)
+        for (Index h = 0; h < H; ++h) {
+            MatD gq, gk, gv;
+            attention_head_backward_reference(
+                split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), H, h),
+                split_head_reference(rows_of(b.V, s, n), H, h), b.weights[size_t(s * H + h)],
+                split_head_reference(rows_of(dZ, s, n), H, h), gq, gk, gv);
+            dQ.block(s * n, h * dh, n, dh) = gq;
+            dK.block(s * n, h * dh, n, dh) = gk;
+            dV.block(s * n, h * dh, n, dh) = gv;
+        }
+    MatD dYq, dYk, dYv;
+    linear_backward_reference(b.Y1, W[kWq], dQ, dYq, W.grad(g, kWq));
+    linear_backward_reference(b.Y1, W[kWk], dK, dYk, W.grad(g, kWk));
+    linear_backward_reference(b.Y1, W[kWv], dV, dYv, W.grad(g, kWv));
+    W.grad(g, kBq) = bias_backward_reference(dQ);
+    W.grad(g, kBk) = bias_backward_reference(dK);
+    W.grad(g, kBv) = bias_backward_reference(dV);
+    dY1 = dYq + dYk + dYv;
+    MatD dX1;
+    layer_norm_backward_reference(b.X, W[kLn1Gain], dY1, dX1, W.grad(g, kLn1Gain), W.grad(g, kLn1Bias));
+    return dH + dX1;
+}
 }  // namespace
 
 LmReference lm_reference(const LmConfig& c, const ParamsD& p, const TokenIds& tokens, const TokenIds& targets,
                          ParamsD* grads) {
-    const Index n = c.context, d = c.d_model, H = c.heads, dh = d / H, rows = Index(tokens.size()),
-                sequences = rows / n;
-    const Index f = 2 + 16 * c.layers;  // lnf gain
-    auto at = [](Index l, Index which) { return 2 + 16 * l + which; };
+    const Index n = c.context, d = c.d_model, rows = Index(tokens.size());
+    auto last = [&](LmFinalTensor which) { return size_t(lm_final_tensor(c.layers, which)); };
     LmReference out;
     // X = E[token] + P[position]
-    MatD X = embedding_forward_reference(p[0], p[1], tokens);
+    MatD X = embedding_forward_reference(p[kEmbedding], p[kPositions], tokens);
     std::vector<BlockCache> cache(size_t(c.layers));
     const Mask visible = attention_mask_reference(n, n, true);
     for (Index l = 0; l < c.layers; ++l) {
-        BlockCache& b = cache[size_t(l)];
-        b.X = X;
-        b.Y1 = layer_norm_reference(X, p[size_t(at(l, 0))], p[size_t(at(l, 1))]);
-        b.Q = bias_reference(linear_forward_reference(b.Y1, p[size_t(at(l, 2))]), p[size_t(at(l, 3))]);
-        b.K = bias_reference(linear_forward_reference(b.Y1, p[size_t(at(l, 4))]), p[size_t(at(l, 5))]);
-        b.V = bias_reference(linear_forward_reference(b.Y1, p[size_t(at(l, 6))]), p[size_t(at(l, 7))]);
-        b.Z = MatD(rows, d);
-        for (Index s = 0; s < sequences; ++s) {
-            std::vector<MatD> parts;
-            for (Index h = 0; h < H; ++h) {
-                const HeadReference head = attention_head_forward_reference(
-                    split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), H, h),
-                    split_head_reference(rows_of(b.V, s, n), H, h), visible);
-                b.weights.push_back(head.weights);
-                parts.push_back(head.output);
-            }
-            b.Z.block(s * n, 0, n, d) = concat_heads_reference(parts);
-        }
-        const MatD O = bias_reference(linear_forward_reference(b.Z, p[size_t(at(l, 8))]), p[size_t(at(l, 9))]);
-        b.H = residual_reference(X, O);
-        b.Y2 = layer_norm_reference(b.H, p[size_t(at(l, 10))], p[size_t(at(l, 11))]);
-        b.U = bias_reference(linear_forward_reference(b.Y2, p[size_t(at(l, 12))]), p[size_t(at(l, 13))]);
-        b.G = gelu_reference(b.U);
-        const MatD M = bias_reference(linear_forward_reference(b.G, p[size_t(at(l, 14))]), p[size_t(at(l, 15))]);
-        X = residual_reference(b.H, M);
-        out.weights.push_back(b.weights);
+        X = block_forward_reference(c, BlockTensors{p, l}, X, visible, cache[size_t(l)]);
+        out.weights.push_back(cache[size_t(l)].weights);
     }
-    const MatD Yf = layer_norm_reference(X, p[size_t(f)], p[size_t(f + 1)]);
-    out.logits = bias_reference(linear_forward_reference(Yf, p[size_t(f + 2)]), p[size_t(f + 3)]);
+    const MatD Yf = layer_norm_reference(X, p[last(kLnfGain)], p[last(kLnfBias)]);
+    out.logits = bias_reference(linear_forward_reference(Yf, p[last(kWout)]), p[last(kBout)]);
     MatD dlogits;
     out.loss = cross_entropy_reference(out.logits, targets, grads ? &dlogits : nullptr);
     if (!grads) return out;
@@ -170,53 +241,15 @@ LmReference lm_reference(const LmConfig& c, const ParamsD& p, const TokenIds& to
     grads->assign(p.size(), MatD());
     ParamsD& g = *grads;
     MatD dYf, dX;
-    linear_backward_reference(Yf, p[size_t(f + 2)], dlogits, dYf, g[size_t(f + 2)]);
-    g[size_t(f + 3)] = bias_backward_reference(dlogits);
-    layer_norm_backward_reference(X, p[size_t(f)], dYf, dX, g[size_t(f)], g[size_t(f + 1)]);
-    for (Index l = c.layers - 1; l >= 0; --l) {
-        const BlockCache& b = cache[size_t(l)];
-        // X_next = H + M: dH = dX (+ through the MLP), dM = dX
-        MatD dG, dU, dY2, dH, dZ, dY1;
-        linear_backward_reference(b.G, p[size_t(at(l, 14))], dX, dG, g[size_t(at(l, 14))]);
-        g[size_t(at(l, 15))] = bias_backward_reference(dX);
-        dU = gelu_backward_reference(b.U, dG);
-        linear_backward_reference(b.Y2, p[size_t(at(l, 12))], dU, dY2, g[size_t(at(l, 12))]);
-        g[size_t(at(l, 13))] = bias_backward_reference(dU);
-        MatD dH2;
-        layer_norm_backward_reference(b.H, p[size_t(at(l, 10))], dY2, dH2, g[size_t(at(l, 10))],
-                                      g[size_t(at(l, 11))]);
-        dH = dX + dH2;
-        // H = X + O: dX = dH (+ through attention), dO = dH
-        linear_backward_reference(b.Z, p[size_t(at(l, 8))], dH, dZ, g[size_t(at(l, 8))]);
-        g[size_t(at(l, 9))] = bias_backward_reference(dH);
-        MatD dQ(rows, d), dK(rows, d), dV(rows, d);
-        for (Index s = 0; s < sequences; ++s)
-            for (Index h = 0; h < H; ++h) {
-                MatD gq, gk, gv;
-                attention_head_backward_reference(
-                    split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), H, h),
-                    split_head_reference(rows_of(b.V, s, n), H, h), b.weights[size_t(s * H + h)],
-                    split_head_reference(rows_of(dZ, s, n), H, h), gq, gk, gv);
-                dQ.block(s * n, h * dh, n, dh) = gq;
-                dK.block(s * n, h * dh, n, dh) = gk;
-                dV.block(s * n, h * dh, n, dh) = gv;
-            }
-        MatD dYq, dYk, dYv;
-        linear_backward_reference(b.Y1, p[size_t(at(l, 2))], dQ, dYq, g[size_t(at(l, 2))]);
-        linear_backward_reference(b.Y1, p[size_t(at(l, 4))], dK, dYk, g[size_t(at(l, 4))]);
-        linear_backward_reference(b.Y1, p[size_t(at(l, 6))], dV, dYv, g[size_t(at(l, 6))]);
-        g[size_t(at(l, 3))] = bias_backward_reference(dQ);
-        g[size_t(at(l, 5))] = bias_backward_reference(dK);
-        g[size_t(at(l, 7))] = bias_backward_reference(dV);
-        dY1 = dYq + dYk + dYv;
-        MatD dX1;
-        layer_norm_backward_reference(b.X, p[size_t(at(l, 0))], dY1, dX1, g[size_t(at(l, 0))], g[size_t(at(l, 1))]);
-        dX = dH + dX1;
-    }
-    g[0] = embedding_backward_reference(dX, tokens, c.vocab);
-    g[1] = MatD::Zero(n, d);
+    linear_backward_reference(Yf, p[last(kWout)], dlogits, dYf, g[last(kWout)]);
+    g[last(kBout)] = bias_backward_reference(dlogits);
+    layer_norm_backward_reference(X, p[last(kLnfGain)], dYf, dX, g[last(kLnfGain)], g[last(kLnfBias)]);
+    for (Index l = c.layers - 1; l >= 0; --l)
+        dX = block_backward_reference(c, BlockTensors{p, l}, cache[size_t(l)], dX, g);
+    g[kEmbedding] = embedding_backward_reference(dX, tokens, c.vocab);
+    g[kPositions] = MatD::Zero(n, d);
     for (Index r = 0; r < rows; ++r)
-        for (Index k = 0; k < d; ++k) g[1](r % n, k) += dX(r, k);
+        for (Index k = 0; k < d; ++k) g[kPositions](r % n, k) += dX(r, k);
     return out;
 }
 

@@ -33,12 +33,35 @@ MatD residual_reference(const MatD& X, const MatD& F);
 struct LmConfig {
     Index vocab = 10, context = 6, d_model = 8, heads = 2, layers = 2;
 };
-// The parameters in the order of the model's ParameterStore:
-//   0 E (vocab, d), 1 P (context, d), then per layer l (at 2 + 16 l):
-//   ln1 gain, ln1 bias (1, d), Wq (d, d), bq (1, d), Wk, bk, Wv, bv, Wo, bo,
-//   ln2 gain, ln2 bias, W1 (d, 4d), b1 (1, 4d), W2 (4d, d), b2 (1, d),
-//   then lnf gain, lnf bias (1, d), W_out (d, vocab), b_out (1, vocab).
+// The parameter tensors by name: indices into the model's ParameterStore (and
+// a ParamsD) in store order. The embedding E (vocab, d) and the positions P
+// (context, d); kBlockTensors per block; then the final layer norm and the
+// unembedding. lm_tensor_shape() gives each one's shape, lm_tensor_names() its
+// name ("layer1.Wq", "lnf.gain").
+constexpr Index kEmbedding = 0, kPositions = 1;
+enum LmBlockTensor : Index {
+    kLn1Gain, kLn1Bias,    // (1, d)
+    kWq, kBq, kWk, kBk,    // (d, d), (1, d)
+    kWv, kBv, kWo, kBo,    // (d, d), (1, d)
+    kLn2Gain, kLn2Bias,    // (1, d)
+    kW1, kB1,              // (d, 4d), (1, 4d)
+    kW2, kB2,              // (4d, d), (1, d)
+    kBlockTensors
+};
+enum LmFinalTensor : Index {
+    kLnfGain, kLnfBias,    // (1, d)
+    kWout, kBout,          // (d, vocab), (1, vocab)
+    kFinalTensors
+};
+// tensor `which` of block `layer` (from 0); of the tensors after the blocks
+constexpr Index lm_tensor(Index layer, LmBlockTensor which) { return 2 + kBlockTensors * layer + which; }
+constexpr Index lm_final_tensor(Index layers, LmFinalTensor which) { return 2 + kBlockTensors * layers + which; }
+constexpr Index lm_tensor_count(Index layers) { return lm_final_tensor(layers, kFinalTensors); }
 std::vector<std::string> lm_tensor_names(Index layers);
+struct TensorShape {
+    Index rows, cols;
+};
+TensorShape lm_tensor_shape(const LmConfig& config, Index tensor);
 struct LmReference {
     double loss = 0;
     MatD logits;                               // (rows, vocab)

@@ -5,6 +5,7 @@
 #include "attention/language_model.hpp"
 
 #include "attention/train_kernels.hpp"
+#include "attention/train_step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,25 +27,24 @@ void LanguageModel::forward(Index sequences, Index length, const std::int32_t* t
     embedding_.forward(rows, tokens, store_.value(0), store_.value(1), X);  // X = E[token] + P[position]
     for (Index l = 0; l < layers_; ++l) {
         Block& b = blocks_[size_t(l)];
-        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
+        auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
         // H = X + Attn(LN1(X))
-        norm_.forward(rows, b.X, W(0), W(1), b.Y1, b.mean1, b.rstd1);
-        qkv_.forward(rows, b.Y1, W(2), b.Q), bias_d_.forward(rows, W(3), b.Q);
-        qkv_.forward(rows, b.Y1, W(4), b.K), bias_d_.forward(rows, W(5), b.K);
-        qkv_.forward(rows, b.Y1, W(6), b.V), bias_d_.forward(rows, W(7), b.V);
+        norm_.forward(rows, b.X, W(kLn1Gain), W(kLn1Bias), b.Y1, b.mean1, b.rstd1);
+        qkv_.forward(rows, b.Y1, W(kWq), b.Q), bias_d_.forward(rows, W(kBq), b.Q);
+        qkv_.forward(rows, b.Y1, W(kWk), b.K), bias_d_.forward(rows, W(kBk), b.K);
+        qkv_.forward(rows, b.Y1, W(kWv), b.V), bias_d_.forward(rows, W(kBv), b.V);
         attention_.forward(sequences, nullptr, b.Q, b.K, b.V, b.A, b.Z);
-        out_.forward(rows, b.Z, W(8), b.H), bias_d_.forward(rows, W(9), b.H);
+        out_.forward(rows, b.Z, W(kWo), b.H), bias_d_.forward(rows, W(kBo), b.H);
         Residual::forward(rows * d, b.X, b.H, b.H);
         // X = H + MLP(LN2(H))
-        norm_.forward(rows, b.H, W(10), W(11), b.Y2, b.mean2, b.rstd2);
-        up_.forward(rows, b.Y2, W(12), b.U), bias_4d_.forward(rows, W(13), b.U);
+        norm_.forward(rows, b.H, W(kLn2Gain), W(kLn2Bias), b.Y2, b.mean2, b.rstd2);
+        up_.forward(rows, b.Y2, W(kW1), b.U), bias_4d_.forward(rows, W(kB1), b.U);
         Gelu::forward(rows * 4 * d, b.U, b.T, b.G);
         float* next = l + 1 < layers_ ? blocks_[size_t(l) + 1].X : Xf_;
-        down_.forward(rows, b.G, W(14), next), bias_d_.forward(rows, W(15), next);
+        down_.forward(rows, b.G, W(kW2), next), bias_d_.forward(rows, W(kB2), next);
         Residual::forward(rows * d, b.H, next, next);
     }
-    const Index f = tensor(layers_, 0);
-    norm_.forward(rows, Xf_, store_.value(f), store_.value(f + 1), Yf_, meanf_, rstdf_);
+    norm_.forward(rows, Xf_, store_.value(last(kLnfGain)), store_.value(last(kLnfBias)), Yf_, meanf_, rstdf_);
     // the rows with a target, compacted, through the unembedding
     kept_ = 0;
     for (Index r = 0; r < rows; ++r)
@@ -54,49 +54,49 @@ void LanguageModel::forward(Index sequences, Index length, const std::int32_t* t
             kept_targets_[size_t(kept_)] = targets[r];
             ++kept_;
         }
-    unembed_.forward(kept_, Yc_, store_.value(f + 2), logits_);
-    bias_vocab_.forward(kept_, store_.value(f + 3), logits_);
+    unembed_.forward(kept_, Yc_, store_.value(last(kWout)), logits_);
+    bias_vocab_.forward(kept_, store_.value(last(kBout)), logits_);
 }
 
 void LanguageModel::backward(Index sequences, const std::int32_t* tokens) {
     const Index rows = sequences * length_, d = d_;
     zero(store_.grads(), store_.total());
-    const Index f = tensor(layers_, 0);
     // logits = Yc W_out + b_out, scattered back to the rows they came from
     zero(dYc_, kept_ * d);
-    unembed_.backward(kept_, Yc_, store_.value(f + 2), dlogits_, store_.grad(f + 2), dYc_);
-    bias_vocab_.backward(kept_, dlogits_, store_.grad(f + 3));
+    unembed_.backward(kept_, Yc_, store_.value(last(kWout)), dlogits_, store_.grad(last(kWout)), dYc_);
+    bias_vocab_.backward(kept_, dlogits_, store_.grad(last(kBout)));
     zero(dY_, rows * d);
     for (Index k = 0; k < kept_; ++k)
         std::copy(dYc_ + k * d, dYc_ + (k + 1) * d, dY_ + Index(kept_rows_[size_t(k)]) * d);
     zero(dX_, rows * d);
-    norm_.backward(rows, Xf_, store_.value(f), meanf_, rstdf_, dY_, store_.grad(f), store_.grad(f + 1), dX_);
+    norm_.backward(rows, Xf_, store_.value(last(kLnfGain)), meanf_, rstdf_, dY_, store_.grad(last(kLnfGain)),
+                   store_.grad(last(kLnfBias)), dX_);
     for (Index l = layers_ - 1; l >= 0; --l) {
         Block& b = blocks_[size_t(l)];
-        auto W = [&](Index k) { return store_.value(tensor(l, k)); };
-        auto dW = [&](Index k) { return store_.grad(tensor(l, k)); };
+        auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
+        auto dW = [&](LmBlockTensor k) { return store_.grad(lm_tensor(l, k)); };
         // X_next = H + MLP(LN2(H)): dX_ is d(X_next); the residual passes it to dH unchanged
-        bias_d_.backward(rows, dX_, dW(15));
+        bias_d_.backward(rows, dX_, dW(kB2));
         zero(dU_, rows * 4 * d);
-        down_.backward(rows, b.G, W(14), dX_, dW(14), dU_);  // dG
+        down_.backward(rows, b.G, W(kW2), dX_, dW(kW2), dU_);  // dG
         Gelu::backward(rows * 4 * d, b.U, b.T, dU_, dU_);     // dU
-        bias_4d_.backward(rows, dU_, dW(13));
+        bias_4d_.backward(rows, dU_, dW(kB1));
         zero(dY_, rows * d);
-        up_.backward(rows, b.Y2, W(12), dU_, dW(12), dY_);  // dY2
-        norm_.backward(rows, b.H, W(10), b.mean2, b.rstd2, dY_, dW(10), dW(11), dX_);  // dX_ is now dH
+        up_.backward(rows, b.Y2, W(kW1), dU_, dW(kW1), dY_);  // dY2
+        norm_.backward(rows, b.H, W(kLn2Gain), b.mean2, b.rstd2, dY_, dW(kLn2Gain), dW(kLn2Bias), dX_);  // dX_ is now dH
         // H = X + Attn(LN1(X)): dO = dH
-        bias_d_.backward(rows, dX_, dW(9));
+        bias_d_.backward(rows, dX_, dW(kBo));
         zero(dZ_, rows * d);
-        out_.backward(rows, b.Z, W(8), dX_, dW(8), dZ_);
+        out_.backward(rows, b.Z, W(kWo), dX_, dW(kWo), dZ_);
         attention_.backward(sequences, b.Q, b.K, b.V, b.A, dZ_, dQ_, dK_, dV_, scratch_);
-        bias_d_.backward(rows, dQ_, dW(3));
-        bias_d_.backward(rows, dK_, dW(5));
-        bias_d_.backward(rows, dV_, dW(7));
+        bias_d_.backward(rows, dQ_, dW(kBq));
+        bias_d_.backward(rows, dK_, dW(kBk));
+        bias_d_.backward(rows, dV_, dW(kBv));
         zero(dY_, rows * d);
-        qkv_.backward(rows, b.Y1, W(2), dQ_, dW(2), dY_);
-        qkv_.backward(rows, b.Y1, W(4), dK_, dW(4), dY_);
-        qkv_.backward(rows, b.Y1, W(6), dV_, dW(6), dY_);                           // dY1
-        norm_.backward(rows, b.X, W(0), b.mean1, b.rstd1, dY_, dW(0), dW(1), dX_);  // dX_ is now dX
+        qkv_.backward(rows, b.Y1, W(kWq), dQ_, dW(kWq), dY_);
+        qkv_.backward(rows, b.Y1, W(kWk), dK_, dW(kWk), dY_);
+        qkv_.backward(rows, b.Y1, W(kWv), dV_, dW(kWv), dY_);                           // dY1
+        norm_.backward(rows, b.X, W(kLn1Gain), b.mean1, b.rstd1, dY_, dW(kLn1Gain), dW(kLn1Bias), dX_);  // dX_ is now dX
     }
     embedding_.backward(rows, tokens, dX_, store_.grad(0));
     embedding_.backward_positions(rows, dX_, store_.grad(1));
@@ -121,23 +121,14 @@ void LanguageModel::train_step() {
     forward(batch_, length, tokens_.data(), targets_.data());
     last_loss_ = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
     // if/fail, not require: the message is built only on failure (no allocation per step)
-    if (!std::isfinite(last_loss_)) fail(diverged());
+    if (!std::isfinite(last_loss_)) fail_diverged(steps_ + 1);
     backward(batch_, tokens_.data());
-    adam_.step(store_.values(), store_.grads(), store_.first_moments(), store_.second_moments(), store_.total());
+    adam_update(adam_, store_, steps_ + 1);
     ++steps_;
-    const float* p = store_.values();
-    for (Index i = 0; i < store_.total(); ++i)
-        if (!std::isfinite(p[i])) fail(diverged());
-}
-
-std::string LanguageModel::diverged() const {
-    return "training diverged at step " + std::to_string(steps_ + 1) +
-           ": the loss or a parameter is no longer finite; try a smaller learning_rate";
 }
 
 LmStep LanguageModel::step(double n, std::vector<double>* losses) {
-    if (!(std::isfinite(n) && n == std::floor(n) && n >= 1 && n <= 1e6))
-        fail("steps must be an integer from 1 to 1000000, got " + number(n));
+    require_steps(n);
     // multiply-adds of one step: forward, and backward about twice that
     const double d = double(d_), rows = double(batch_ * n_);
     const double work = 3 * (rows * (double(layers_) * 12 * d * d + d * double(vocab_)) +
@@ -170,14 +161,8 @@ LmEvaluation LanguageModel::evaluate() {
         total += loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_) * double(kept_);
         counted += double(kept_);
     }
-    if (!std::isfinite(total)) fail(diverged());
+    if (!std::isfinite(total)) fail_diverged(steps_ + 1);
     return {total / counted, unigram_loss_, counted};
-}
-
-ParamsD LanguageModel::parameters_double() const {
-    ParamsD p;
-    for (Index i = 0; i < store_.count(); ++i) p.push_back(store_.get(i).cast<double>());
-    return p;
 }
 
 GradientCheck LanguageModel::gradient_check(Index per_tensor) const {

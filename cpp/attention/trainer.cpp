@@ -2,6 +2,7 @@
 
 #include "attention/positional.hpp"
 #include "attention/train_kernels.hpp"
+#include "attention/train_step.hpp"
 
 #include <cmath>
 
@@ -160,23 +161,13 @@ void Trainer::train_step() {
     last_loss_ = loss_.forward_backward(rows, logits_, targets_.data(), dlogits_);
     backward(batch_, tokens_.data());
     // if/fail, not require: the message is built only on failure (no allocation per step)
-    if (!std::isfinite(last_loss_)) fail(diverged());
-    adam_.step(store_.values(), store_.grads(), store_.first_moments(), store_.second_moments(), store_.total());
+    if (!std::isfinite(last_loss_)) fail_diverged(steps_ + 1);
+    adam_update(adam_, store_, steps_ + 1);
     ++steps_;
-    const float* p = store_.values();
-    for (Index i = 0; i < store_.total(); ++i)
-        if (!std::isfinite(p[i])) fail(diverged());
-}
-
-std::string Trainer::diverged() const {
-    return "training diverged at step " + std::to_string(steps_ + 1) +
-           ": the loss or a parameter is no longer finite; try a smaller learning_rate";
 }
 
 StepResult Trainer::step(double n, std::vector<double>* losses) {
-    // if/fail: the message is built only on failure, so a step allocates nothing
-    if (!(std::isfinite(n) && n == std::floor(n) && n >= 1 && n <= 1e6))
-        fail("steps must be an integer from 1 to 1000000, got " + number(n));
+    require_steps(n);
     const double d = double(config_.d_model), rows = double(batch_ * config_.length);
     // multiply-adds of one step: forward, and backward about twice that
     const double work = 3 * (rows * (3 * d * d + d * double(config_.vocab)) +
@@ -203,7 +194,7 @@ Evaluation Trainer::evaluate() {
         argmax_rows(count * n, config_.vocab, logits_, predicted_.data());
         for (Index r = 0; r < count * n; ++r) correct += predicted_[size_t(r)] == targets[r];
     }
-    if (!std::isfinite(total)) fail(diverged());
+    if (!std::isfinite(total)) fail_diverged(steps_ + 1);
     return {total / double(kHeldOut), double(correct) / double(kHeldOut * n)};
 }
 
@@ -219,18 +210,12 @@ Probe Trainer::probe() {
     p.needed = Mat::Zero(n, n);
     for (Index i = 0; i < n; ++i) p.needed(i, task_source(task_, i, n)) = 1;
     for (const Mat& w : p.weights)
-        if (!w.allFinite()) fail(diverged());
+        if (!w.allFinite()) fail_diverged(steps_ + 1);
     return p;
 }
 
 Parameters Trainer::parameters() const {
     return {store_.get(0), store_.get(1), store_.get(2), store_.get(3), store_.get(4)};
-}
-
-ParamsD Trainer::parameters_double() const {
-    ParamsD p;
-    for (Index i = 0; i < store_.count(); ++i) p.push_back(store_.get(i).cast<double>());
-    return p;
 }
 
 GradientCheck Trainer::gradient_check() const {

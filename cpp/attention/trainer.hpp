@@ -30,6 +30,7 @@
 #include "attention/adam.hpp"
 #include "attention/init.hpp"
 #include "attention/param_store.hpp"
+#include "attention/train_step.hpp"
 #include "attention/tasks.hpp"
 #include "attention/train_layers.hpp"
 #include "attention/train_reference.hpp"
@@ -114,8 +115,7 @@ private:
     void forward(Index sequences, const std::int32_t* tokens);
     void backward(Index sequences, const std::int32_t* tokens);
     void train_step();
-    ParamsD parameters_double() const;
-    std::string diverged() const;  // the message when training has blown up
+    ParamsD parameters_double() const { return train::parameters_double(store_); }
 
     ModelConfig config_;
     Task task_;
