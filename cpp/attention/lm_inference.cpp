@@ -125,8 +125,8 @@ void LanguageModel::cached_token(std::int32_t token, Index t) {
     const float scale = float(1.0 / std::sqrt(double(dh)));
     const float kNegInf = -std::numeric_limits<float>::infinity();
     // x = E[token] + P[t]
-    const float* e = store_.value(0) + Index(token) * d;
-    const float* pe = store_.value(1) + t * d;
+    const float* e = store_.value(kEmbedding) + Index(token) * d;
+    const float* pe = store_.value(kPositions) + t * d;
     for (Index c = 0; c < d; ++c) x1_[c] = e[c] + pe[c];
     for (Index l = 0; l < layers_; ++l) {
         auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };

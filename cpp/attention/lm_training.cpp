@@ -24,7 +24,7 @@ void LanguageModel::forward(Index sequences, Index length, const std::int32_t* t
     attention_.length = length;
     const Index rows = sequences * length, d = d_;
     float* X = blocks_[0].X;
-    embedding_.forward(rows, tokens, store_.value(0), store_.value(1), X);  // X = E[token] + P[position]
+    embedding_.forward(rows, tokens, store_.value(kEmbedding), store_.value(kPositions), X);  // X = E[token] + P[position]
     for (Index l = 0; l < layers_; ++l) {
         Block& b = blocks_[size_t(l)];
         auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
@@ -98,8 +98,8 @@ void LanguageModel::backward(Index sequences, const std::int32_t* tokens) {
         qkv_.backward(rows, b.Y1, W(kWv), dV_, dW(kWv), dY_);                           // dY1
         norm_.backward(rows, b.X, W(kLn1Gain), b.mean1, b.rstd1, dY_, dW(kLn1Gain), dW(kLn1Bias), dX_);  // dX_ is now dX
     }
-    embedding_.backward(rows, tokens, dX_, store_.grad(0));
-    embedding_.backward_positions(rows, dX_, store_.grad(1));
+    embedding_.backward(rows, tokens, dX_, store_.grad(kEmbedding));
+    embedding_.backward_positions(rows, dX_, store_.grad(kPositions));
 }
 
 double LanguageModel::compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets) {
@@ -178,7 +178,7 @@ GradientCheck LanguageModel::gradient_check(Index per_tensor) const {
     LmConfig config = config_;
     config.context = length;
     ParamsD params = parameters_double();
-    params[1] = MatD(params[1].topRows(length));
+    params[kPositions] = MatD(params[kPositions].topRows(length));
     // entries: every one, or `per_tensor` spread evenly over each tensor
     std::vector<std::pair<Index, Index>> entries;
     for (Index t = 0; t < Index(params.size()); ++t) {
