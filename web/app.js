@@ -26,15 +26,25 @@ let generation = 0;
 
 // Resolves once every widget shows its title (its numbers may come later).
 // Widgets already mounted (in the former language) are unmounted first; one
-// that comes up after a newer switch is unmounted at once.
+// that comes up after a newer switch is unmounted at once. A lazy widget
+// (one that trains) watches for the screen only once the widgets above it have
+// drawn or failed: before that they are one line high, and it would seem near.
 function mountAll() {
   const mine = ++generation;
   for (const handle of mounted.splice(0)) handle?.unmount();
-  const mounts = [...document.querySelectorAll('main [data-widget]')].map((root) =>
-    mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.` }).then((handle) => {
+  let above = Promise.resolve();
+  const mounts = [...document.querySelectorAll('main [data-widget]')].map((root) => {
+    let settle;
+    const drawn = new Promise((resolve) => { settle = resolve; });
+    const mount = mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.`, after: above,
+      onReady: settle, onError: settle }).then((handle) => {
+      if (!handle || handle.lazy) settle();  // a lazy widget above waits for no one
       if (mine === generation) mounted.push(handle);
       else handle?.unmount();
-    }));
+    });
+    above = Promise.all([above, drawn]);
+    return mount;
+  });
   return Promise.all(mounts).then(() => toc.refresh());
 }
 

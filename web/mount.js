@@ -6,9 +6,9 @@ import { parseState, writeState } from './state.js';
 import { WIDGETS } from './widgets/index.js';
 
 // options: { lang, search (the query string holding the state), prefix, writeUrl, embedded,
-//            hide, onChange(state), onReady(), onError(message) (see runtime.js) }
+//            hide, after, onChange(state), onReady(), onError(message) (see runtime.js) }
 // Resolves to the widget's handle (runtime.js), or null where it could not start.
-export async function mountByName(root, { lang, search, prefix = '', writeUrl = true, embedded = false, hide = [],
+export async function mountByName(root, { lang, search, prefix = '', writeUrl = true, embedded = false, hide = [], after = null,
   onChange = () => {}, onReady = () => {}, onError = () => {} }) {
   const name = root.dataset.widget;
   try {
@@ -20,7 +20,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
     const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
     const state = parseState(search, def.controls, defaults, prefix);
     return mountWidget(root, def, {
-      lang, state, embedded, hide, onReady, onError,
+      lang, state, embedded, hide, after, onReady, onError,
       onChange: (next) => {
         if (writeUrl) writeState(next, def.controls, prefix);
         onChange(next);

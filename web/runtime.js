@@ -91,14 +91,17 @@ function buildQuiz(quiz, t) {
 }
 
 // root: the element to fill; def: the widget definition.
-// options: { lang, state, onChange(state), onReady(), onError(message), embedded, heading, hide }
+// options: { lang, state, onChange(state), onReady(), onError(message), embedded, heading, hide, after }
 //   onChange: the state as its controls hold it (the keys of a URL), after each change of it made in
 //             the widget (not by the returned setState; a change of a key of no control is none)
 //   onReady:  once, when the first numbers are drawn
 //   onError:  whenever the widget shows an error message
 //   hide:     parts to leave out: 'title', 'intro', 'quiz', 'export', 'embed'
+//   after:    a lazy widget watches for the screen only once this promise settles (the page: once
+//             the widgets above it have drawn, so that it is not near the screen merely because
+//             they are still empty)
 export function mountWidget(root, def, { lang = 'en', state: initial = {}, onChange = () => {}, onReady = () => {}, onError = () => {},
-  embedded = false, heading = 'h2', hide = [] } = {}) {
+  embedded = false, heading = 'h2', hide = [], after = null } = {}) {
   const t = translator(lang, def.name);
   let state = { ...def.defaults, ...initial };
   let data = null;
@@ -263,10 +266,14 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
     }
   }
 
-  if (def.lazy) whenNear(root, update, lifetime.signal, '50% 0px');  // within half a screen
-  else update();
+  if (!def.lazy) update();
+  else {
+    Promise.resolve(after).finally(() => {
+      if (!lifetime.signal.aborted) whenNear(root, update, lifetime.signal, '50% 0px');  // within half a screen
+    });
+  }
   return {
-    update, get state() { return state; }, get data() { return data; }, unmount,
+    update, get state() { return state; }, get data() { return data; }, unmount, lazy: Boolean(def.lazy),
     // a change from outside (the embed's API): no onChange, which is for the reader's changes
     setState(next) {
       if (lifetime.signal.aborted) return;

@@ -70,13 +70,14 @@ export function recordLog(page) {
 export const whenReady = (selector, timeout = 15000) => (page) => page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout });
 
 // Scrolls the full page to the widget of selector once every widget of the
-// page shows its title (or its error). Before that the sections are empty: a
-// widget scrolled to then is pushed far below the screen as those above it
-// fill, and a widget that waits to be in view (real-model, sentence-similarity
-// load their model then) would wait for ever.
+// page has drawn, shown its error, or waits to come near the screen (a lazy
+// one, or a model widget's loader). Before that the sections are short: a widget scrolled to then is pushed
+// far below the screen as those above it fill, and a widget that waits to be
+// near (training, the language model, real-model) would wait for ever.
 export async function scrollToWidget(page, selector) {
   await page.waitForFunction(() => [...document.querySelectorAll('main [data-widget]')]
-    .every((root) => root.querySelector('.widget-title, [role="alert"]')), null, { timeout: 15000 });
+    .every((root) => root.dataset.ready === 'true' || root.querySelector('[role="alert"]:not([hidden])')
+      || root.querySelector('.widget-body > .widget-loading, .model-loader[data-phase="waiting"]')), null, { timeout: 30000 });
   await page.locator(selector).scrollIntoViewIfNeeded();
 }
 

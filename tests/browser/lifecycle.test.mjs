@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { eventually, openPage, startBrowser } from './harness.mjs';
+import { eventually, openPage, scrollToWidget, startBrowser } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await startBrowser(); });
@@ -22,7 +22,7 @@ test('the language switch unmounts the widgets: the training and language-model 
   });
   // (widgets that train start when they come near the screen)
   for (const name of ['training', 'language-model']) {
-    await page.locator(`main [data-widget="${name}"]`).scrollIntoViewIfNeeded();
+    await scrollToWidget(page, `main [data-widget="${name}"]`);
     await page.locator(`main [data-widget="${name}"][data-ready="true"]`).waitFor({ timeout: 30000 });
   }
   await page.locator('main [data-widget="training"] button[data-action="train"]').click();
@@ -30,7 +30,7 @@ test('the language switch unmounts the widgets: the training and language-model 
   const before = workers.slice();
   assert.ok(before.every((w) => !w.closed));
   await page.locator('.language button[data-lang="zh"]').first().click();
-  await page.locator('main [data-widget="training"]').scrollIntoViewIfNeeded();
+  await scrollToWidget(page, 'main [data-widget="training"]');
   await page.locator('main [data-widget="training"][data-ready="true"] .widget-title').filter({ hasText: /训练/ }).waitFor({ timeout: 30000 });
   // closed within a second (a poll every 2 s closed them up to 2 s later)
   await eventually(() => before.every((w) => w.closed), { timeout: 1000, message: 'the former workers closed' });

@@ -13,7 +13,8 @@
 //   await c.answered(test?)         until a snapshot that passes test is drawn, an error is told or the
 //                                   controller goes; at most ANSWER_MS (a render that asked for new numbers waits)
 //   c.train(); c.pause(); c.stepOnce(); c.reset(); c.dispose()
-//   status: { mode, running, replaying, target, step, stepsPerSecond }
+//   status: { mode, running, replaying, stopping, step, stepsPerSecond }
+//     stopping: paused, the snapshot where it stopped not come yet (the step shown changes once more)
 import { createRunner } from './runner.js';
 
 export const MAX_STEPS = 20000;
@@ -26,13 +27,14 @@ export function createController({ loadAttention, createEngine, worker, onSnapsh
   let running = false;
   let inflight = false;       // an advance not answered yet
   let replaying = 0;          // the step a shared link asks for, until reached
+  let stopping = false;       // a pause's cancel not answered yet
   let latest = null;          // the newest snapshot
   let frame = 0;
   let rate = { step: 0, time: 0, perSecond: 0 };
   let mode = 'starting';
   const waiting = [];         // [{ test, resolve }] of answered()
 
-  const status = () => ({ mode, running, replaying, step: latest?.step ?? 0, stepsPerSecond: rate.perSecond });
+  const status = () => ({ mode, running, replaying, stopping, step: latest?.step ?? 0, stepsPerSecond: rate.perSecond });
   const tell = () => onStatus(status());
 
   const runner = createRunner({
@@ -45,6 +47,7 @@ export function createController({ loadAttention, createEngine, worker, onSnapsh
         running = false;
         inflight = false;
         replaying = 0;
+        stopping = false;
         onError(message.message);
         settle(null);
         tell();
@@ -54,7 +57,7 @@ export function createController({ loadAttention, createEngine, worker, onSnapsh
       if (snapshot.step === 0 && done) onStart(snapshot);
       measure(snapshot.step);
       latest = snapshot;
-      if (done) inflight = false;
+      if (done) { inflight = false; stopping = false; }
       if (replaying && snapshot.step >= replaying) replaying = 0;
       if (done && !running && !replaying) onRest(snapshot.step);
       if (snapshot.step >= maxSteps && running) pause();
@@ -100,6 +103,7 @@ export function createController({ loadAttention, createEngine, worker, onSnapsh
     running = false;
     inflight = steps > 0;
     replaying = steps;
+    stopping = false;
     latest = null;
     runner.reset(options);
     if (steps > 0) runner.advance(steps);
@@ -113,7 +117,10 @@ export function createController({ loadAttention, createEngine, worker, onSnapsh
     const asked = inflight || replaying > 0;
     running = false;
     replaying = 0;
-    if (asked) runner.cancel();  // the snapshot where it stopped follows, and rests
+    if (asked) {
+      stopping = true;
+      runner.cancel();  // the snapshot where it stopped follows, and rests
+    }
     else if (latest) { onRest(latest.step); schedule(); }
     tell();
   }

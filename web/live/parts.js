@@ -52,7 +52,8 @@ export function plotFigure(caption, className = 'plot-figure') {
 
 // The controller's status (c.status) on the bar, the status line and the
 // fallback note of a view { play, one, note, status }; the status line's
-// data-mode, data-running and data-replaying say it to tests and styles.
+// data-mode, data-running (until the step where it stopped is shown) and
+// data-replaying say it to tests and styles.
 export function showStatus(view, s, t, { rateDigits = 0 } = {}) {
   const busy = s.running || Boolean(s.replaying);
   view.play.replaceChildren(t.rich(busy ? 'pause' : 'train'));
@@ -66,6 +67,6 @@ export function showStatus(view, s, t, { rateDigits = 0 } = {}) {
       : t('resting', { step });
   view.status.textContent = `${text} · ${where}`;
   view.status.dataset.mode = s.mode;
-  view.status.dataset.running = String(s.running);
+  view.status.dataset.running = String(s.running || s.stopping);  // stopping: its last step is still to come
   view.status.dataset.replaying = String(Boolean(s.replaying));
 }
