@@ -14,7 +14,7 @@
 //
 // Also the f32x4 multiply-add peak (what "% of peak" divides by), causal
 // against unmasked, the WASM heap after n = 16384, the latency of an n = 16
-// call and the size of the module; then the speed targets (README, Speed), met or not.
+// call and the size of the module; then the speed targets (docs/performance.md), met or not.
 // Writes bench/results.json. --quick: a few small sizes (a smoke run).
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -256,7 +256,7 @@ test('a model address whose %-escapes are broken (model=%, %E0%A4%A, %ZZ) is nam
   await page.close();
 });
 
-test('the script embed may take its model from another host (README): here that host is unreachable, and the widget says so', async () => {
+test('the script embed may take its model from another host (docs/embedding.md): here that host is unreachable, and the widget says so', async () => {
   const article = new URL('articles/model-elsewhere.html', browser.url).href;
   const { page, log } = await open(article, {
     route: async (p) => {
