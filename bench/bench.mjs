@@ -322,11 +322,11 @@ for (const n of quick ? [256] : [1024, 4096]) {
 {
   const n = 16384, d = 64, fresh = await createAttention();
   const m = (seed) => ({ rows: n, cols: d, data: randomData(n * d, seed) });
-  const before = fresh.memoryStats().heapBytes;
+  const before = fresh.debug.memoryStats().heapBytes;
   const start = performance.now();
   const out = fresh.attention({ query: m(8), key: m(9), value: m(10), intermediates: false });
   const seconds = (performance.now() - start) / 1000;
-  results.memory = { n, d, heapBytesBefore: before, heapBytes: fresh.memoryStats().heapBytes, seconds,
+  results.memory = { n, d, heapBytesBefore: before, heapBytes: fresh.debug.memoryStats().heapBytes, seconds,
                      finite: out.output.data.every(Number.isFinite) };
   console.log(`n=16384 d=64: WASM heap ${(results.memory.heapBytes / 2 ** 20).toFixed(1)} MB (${(before / 2 ** 20).toFixed(1)} MB before), ${seconds.toFixed(2)} s`);
 }

@@ -55,7 +55,7 @@ await onBlankPage(dir, async (page) => {
       const short = times(sentences[0], reps);
       const long = times(sentences[1], Math.max(3, reps >> 2));
       const pieces = [enc.encode(sentences[0]).ids.length, enc.encode(sentences[1]).ids.length];
-      const heapBytes = att.memoryStats().heapBytes;
+      const heapBytes = att.debug.memoryStats().heapBytes;
       enc.delete();
       return { downloadMs: t1 - t0, loadMs: t2 - t1, firstEncodeMs: first, encodeMs: short, longEncodeMs: long, pieces, heapBytes };
     }, { file, reps: quick ? 8 : 40, sentences: [UMBRELLA, LONG] });

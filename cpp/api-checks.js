@@ -6,16 +6,26 @@
 // Each kind checks one JS value and returns its canonical form (matrices as
 // { rows, cols, data: Float32Array }, masks as Uint8Array; every user value is
 // read once, own properties only); check() runs a declarative schema of kinds
-// over an options object. Failures throw an Error naming the function and the
-// argument: "attention: query row 1 has 1 entries but row 0 has 2".
+// over an options object. Failures throw an AttentionError (api-error.js)
+// naming the function and the argument, "attention: query row 1 has 1 entries
+// but row 0 has 2", with a code (BAD_ARGUMENT unless said otherwise).
 
 var attentionChecks = (function defineAttentionChecks() {
   'use strict';
   const INT32_MAX = 2147483647;
   const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-  function fail(fn, message) {
-    throw new Error(fn + ': ' + message);
+  function fail(fn, message, code) {
+    throw new AttentionError(fn + ': ' + message, code || 'BAD_ARGUMENT');
+  }
+
+  // The code of a message the core answered with (its words are the contract:
+  // tests/node/errors.test.mjs checks one message of each kind)
+  function codeOf(message) {
+    if (/^out of memory\b|MB of buffers, more than the limit\b/.test(message)) return 'OUT_OF_MEMORY';
+    if (/^training diverged\b/.test(message)) return 'DIVERGED';
+    if (/^model file: /.test(message)) return 'BAD_MODEL_FILE';
+    return 'BAD_ARGUMENT';
   }
 
   function describe(x) {
@@ -220,10 +230,40 @@ var attentionChecks = (function defineAttentionChecks() {
       if (typeof result === 'string') {
         let message = result;
         for (const rename of renames) message = message.replace(rename[0], rename[1]);
-        fail(fn, message);
+        fail(fn, message, codeOf(result));
       }
       return result;
     };
+  }
+
+  // A frozen object of methods over one handle of the core (an encoder, a
+  // trainer, a language model): methods { name: (fn, handle, ...args) => result },
+  // fn being prefix + name for messages (prefix: 'kind.' unless given);
+  // release(fn, handle) frees it. After
+  // delete(), every method throws an AttentionError DELETED, and delete() again
+  // does nothing; [Symbol.dispose] is delete() where the runtime defines the
+  // symbol (`using t = await att.createTrainer()`).
+  function handleObject(kind, handle, release, methods, prefix) {
+    const object = {};
+    if (prefix === undefined) prefix = kind + '.';
+    const live = (fn) => {
+      if (handle === 0) fail(fn, 'this ' + kind + ' was deleted', 'DELETED');
+      return handle;
+    };
+    for (const name of Object.keys(methods)) {
+      const fn = prefix + name, method = methods[name];
+      object[name] = function () {
+        return method.apply(null, [fn, live(fn)].concat(Array.prototype.slice.call(arguments)));
+      };
+    }
+    object['delete'] = function () {
+      if (handle === 0) return;
+      const freed = handle;
+      handle = 0;
+      release(prefix + 'delete', freed);
+    };
+    if (typeof Symbol.dispose === 'symbol') object[Symbol.dispose] = object['delete'];
+    return Object.freeze(object);
   }
 
   // Makes the module factory resolve to `facade`, frozen, instead of the
@@ -240,14 +280,15 @@ var attentionChecks = (function defineAttentionChecks() {
     return frozen;
   }
 
-  // { heapBytes: size of this module's WASM memory, allocatedBytes: bytes its malloc holds now }
-  // and the live Embind handles: what the leak tests compare before and after
-  function memoryOf(Module) {
+  // debug.memoryStats(): { heapBytes: size of this module's WASM memory,
+  // allocatedBytes: bytes its malloc holds now }; debug.handles(): its live
+  // Embind handles. What the leak tests compare before and after.
+  function debugOf(Module) {
     return {
       memoryStats: function memoryStats() {
         return Module['raw_memory_stats']();
       },
-      count_emval_handles: function count_emval_handles() {
+      handles: function handles() {
         return Module['count_emval_handles']();
       },
     };
@@ -255,6 +296,6 @@ var attentionChecks = (function defineAttentionChecks() {
 
   return {
     INT32_MAX, fail, describe, isNumericArray, lengthOf, keepingFloat32, checkLength, kinds, check, coreCaller,
-    publish, memoryOf,
+    codeOf, handleObject, publish, debugOf,
   };
 })();

@@ -4,7 +4,7 @@
 // bytes; a page that never loads the real model never downloads this code.
 //
 //   const part = await createAttentionEncoder();
-//   const enc = part.loadEncoder(bytes);   // { info, encode(text), embed(text), delete() }
+//   const enc = part.loadEncoder(bytes);   // { info(), encode(text), embed(text), delete() }
 //
 // The encoder lives in this module's own heap: JS holds a handle, never a
 // pointer, and delete() frees it (about 28 MB).
@@ -17,37 +17,28 @@
   const call = checks.coreCaller(Module, [[/^the text is empty$/, 'text is empty: type a sentence']]);
 
   // bytes: a Uint8Array or an ArrayBuffer holding a model file (web/model/).
-  // The encoder: its info; encode(text) the pieces, the words, every layer's
-  // and head's attention over pieces and over words, and the sentence
+  // The encoder: info() its sizes; encode(text) the pieces, the words, every
+  // layer's and head's attention over pieces and over words, and the sentence
   // embedding; embed(text) the embedding alone; delete() frees its weights.
   function loadEncoder(bytes) {
     const fn = 'loadEncoder';
     let view = bytes;
     if (view instanceof ArrayBuffer) view = new Uint8Array(view);
     if (!(view instanceof Uint8Array)) fail(fn, 'bytes must be a Uint8Array or an ArrayBuffer of a model file, got ' + describe(bytes));
-    const info = call(fn, 'raw_encoder_load', { bytes: view });
-    let handle = info.handle;
-    delete info.handle;
-    // text: a sentence; it is NFKC-normalised first, as the tokenizer was trained
-    const sentence = (fn, text) => {
-      if (handle === 0) fail(fn, 'this encoder was deleted');
-      return { handle, text: kinds.string(fn, 'text', text).normalize('NFKC') };
-    };
-    return Object.freeze({
-      info: Object.freeze(info),
-      encode(text) {
-        return call('encode', 'raw_encoder_encode', sentence('encode', text));
-      },
-      // the sentence embedding alone (Float32Array): no maps computed or copied out
-      embed(text) {
-        return call('embed', 'raw_encoder_embed', sentence('embed', text));
-      },
-      delete() {
-        if (handle !== 0) call('delete', 'raw_encoder_delete', { handle });
-        handle = 0;
-      },
+    const loaded = call(fn, 'raw_encoder_load', { bytes: view });
+    const info = Object.freeze({
+      vocab: loaded.vocabulary, heads: loaded.heads, maxPieces: loaded.maxPieces,
+      layerWidths: Object.freeze(loaded.layerWidths), embeddingWidth: loaded.embeddingWidth,
     });
+    // text: a sentence; it is NFKC-normalised first, as the tokenizer was trained
+    const sentence = (fn, handle, text) => ({ handle, text: kinds.string(fn, 'text', text).normalize('NFKC') });
+    return checks.handleObject('encoder', loaded.handle, (fn, handle) => call(fn, 'raw_encoder_delete', { handle }), {
+      info: () => info,
+      encode: (fn, handle, text) => call(fn, 'raw_encoder_encode', sentence(fn, handle, text)),
+      // the sentence embedding alone (Float32Array): no maps computed or copied out
+      embed: (fn, handle, text) => call(fn, 'raw_encoder_embed', sentence(fn, handle, text)),
+    }, '');  // its messages say "encode: …", not "encoder.encode: …"
   }
 
-  checks.publish(Object.assign({ loadEncoder }, checks.memoryOf(Module)));
+  checks.publish({ loadEncoder, debug: checks.debugOf(Module) });
 })(Module, attentionChecks);

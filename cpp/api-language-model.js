@@ -10,7 +10,8 @@
 //   lm.delete();
 //
 // The model lives in the WASM heap: JS holds a handle, never a pointer, and
-// delete() frees it; every call after delete() throws, delete() included.
+// delete() frees it; every call after delete() throws, but delete() again
+// does nothing.
 // Options are checked against a schema as api.js does (unknown option, wrong
 // type); sizes, ranges and memory limits are the core's checks, whose
 // messages are said here with the JS option names:
@@ -47,7 +48,13 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
     // the options kept on the object: every size and rate, not the texts
     const kept = {};
     for (const key of Object.keys(defaults)) kept[key] = o[key];
-    return trainers.handleObject('languageModel', handle, 'raw_lm_delete', kept, {
+    // info(): its options (trainerObject), and from the core its parameter count, vocabulary size,
+    // the tokens a step predicts and the steps taken
+    const describe = (fn, handle) => {
+      const i = call(fn, 'raw_lm_info', { handle });
+      return { parameters: i.parameters, vocab: i.vocab, tokensPerStep: i.tokensPerStep, step: i.steps };
+    };
+    const described = trainers.trainerObject('languageModel', handle, 'raw_lm_delete', Object.freeze(kept), describe, {
       // n Adam steps: { step: steps so far, loss: the last step's, losses: Float64Array(n) }
       step: (fn, handle, steps) => call(fn, 'raw_lm_step', { handle, steps: trainers.stepCount(fn, steps) }),
       evaluate: (fn, handle) => call(fn, 'raw_lm_evaluate', { handle }),
@@ -60,9 +67,9 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
         Object.assign({ handle }, generateDefaults, check(fn, 'options', g, generateSchema))).text,
       gradientCheck: (fn, handle) => call(fn, 'raw_lm_gradient_check', { handle }),
       vocabulary: (fn, handle) => call(fn, 'raw_lm_vocabulary', { handle }),
-      info: (fn, handle) => call(fn, 'raw_lm_info', { handle }),
       parameters: (fn, handle) => call(fn, 'raw_lm_parameters', { handle }),
     });
+    return described;
   }
 
   return { createLanguageModel };

@@ -10,8 +10,8 @@
 //   t.delete();
 //
 // A trainer lives in the WASM heap: JS holds a handle (a number), never a
-// pointer, and delete() frees it. Every call after delete() throws, delete()
-// included. Options are checked against a schema as api.js does (unknown
+// pointer, and delete() frees it. Every call after delete() throws, but
+// delete() again does nothing (checks.handleObject). Options are checked against a schema as api.js does (unknown
 // option, wrong type); sizes, ranges and memory limits are the core's checks,
 // whose messages are said here with the JS option names:
 //   "createTrainer: dModel 32 is not divisible by heads 3"
@@ -46,27 +46,24 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
     return out;
   }
 
-  // A frozen object of methods over one handle; `kind` names it in messages
-  // ('trainer.step: ...'). methods: { name: (fn, handle, ...args) => result }
-  function handleObject(kind, handle, raw, options, methods) {
-    const object = { options: Object.freeze(options) };
-    const live = (fn) => {
-      if (handle === 0) fail(fn, 'this ' + kind + ' was deleted');
-      return handle;
-    };
-    for (const name of Object.keys(methods)) {
-      const fn = kind + '.' + name, method = methods[name];
-      object[name] = function () {
-        return method.apply(null, [fn, live(fn)].concat(Array.prototype.slice.call(arguments)));
-      };
-    }
-    object['delete'] = function () {
-      const fn = kind + '.delete';
-      call(fn, raw, { handle: live(fn) });
-      handle = 0;
-    };
-    return Object.freeze(object);
+  // A trainer's handle object (checks.handleObject) whose info() says its
+  // options, the steps taken (each step() result updates them) and what
+  // describe(fn, handle) adds: at least { parameters }, the parameter count.
+  function trainerObject(kind, handle, raw, options, describe, methods) {
+    let step = 0;
+    const stepping = methods.step;
+    return checks.handleObject(kind, handle, (fn, handle) => call(fn, raw, { handle }), Object.assign({}, methods, {
+      step: (fn, handle, steps) => {
+        const result = stepping(fn, handle, steps);
+        step = result.step;
+        return result;
+      },
+      info: (fn, handle) => Object.assign({ options: options, step: step }, describe(fn, handle)),
+    }));
   }
+
+  // the number of entries of a result's matrices ({ name: Matrix })
+  const entries = (tensors) => Object.keys(tensors).reduce((n, key) => n + tensors[key].rows * tensors[key].cols, 0);
 
   // ---- the attention model trained on a sequence task (trainer.hpp) --------
   const trainerSchema = {
@@ -82,7 +79,12 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
     const fn = 'createTrainer';
     const o = Object.assign({}, trainerDefaults, check(fn, 'options', options, trainerSchema));
     const handle = call(fn, 'raw_trainer_create', o).handle;
-    return handleObject('trainer', handle, 'raw_trainer_delete', o, {
+    let count = null;  // the parameters, counted once
+    const describe = (fn, handle) => {
+      if (count === null) count = entries(call(fn, 'raw_trainer_parameters', { handle }));
+      return { parameters: count };
+    };
+    return trainerObject('trainer', handle, 'raw_trainer_delete', Object.freeze(o), describe, {
       // n Adam steps: { step: steps so far, loss: the last step's, losses: Float64Array(n) }
       step: (fn, handle, steps) => call(fn, 'raw_trainer_step', { handle, steps: stepCount(fn, steps) }),
       evaluate: (fn, handle) => call(fn, 'raw_trainer_evaluate', { handle }),
@@ -101,7 +103,7 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
     const fn = 'createWidthTrainer';
     const o = Object.assign({}, widthDefaults, check(fn, 'options', options, widthSchema));
     const handle = call(fn, 'raw_width_trainer_create', o).handle;
-    return handleObject('widthTrainer', handle, 'raw_width_trainer_delete', o, {
+    return trainerObject('widthTrainer', handle, 'raw_width_trainer_delete', Object.freeze(o), () => ({ parameters: 1 }), {
       step: (fn, handle, steps) => call(fn, 'raw_width_trainer_step', { handle, steps: stepCount(fn, steps) }),
       evaluate: (fn, handle) => call(fn, 'raw_width_trainer_evaluate', { handle }),
       samples: (fn, handle) => call(fn, 'raw_width_trainer_samples', { handle }),
@@ -117,6 +119,6 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
     });
   }
 
-  // handleObject and stepCount serve the language model too (api-language-model.js)
-  return { createTrainer, createWidthTrainer, handleObject, stepCount };
+  // trainerObject and stepCount serve the language model too (api-language-model.js)
+  return { createTrainer, createWidthTrainer, trainerObject, stepCount };
 })(Module, attentionChecks);

@@ -7,9 +7,10 @@
 (function defineAttentionTraining(Module, checks, trainers, languageModels) {
   'use strict';
 
-  checks.publish(Object.assign({
+  checks.publish({
     createTrainer: trainers.createTrainer,
     createWidthTrainer: trainers.createWidthTrainer,
     createLanguageModel: languageModels.createLanguageModel,
-  }, checks.memoryOf(Module)));
+    debug: checks.debugOf(Module),
+  });
 })(Module, attentionChecks, attentionTrainers, attentionLanguageModels);

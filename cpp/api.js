@@ -9,7 +9,8 @@
 // declarative schema (api-checks.js), converts them to one canonical form,
 // fills in the defaults, and calls its raw_* twin (cpp/bindings/raw.cpp). The
 // core checks shapes and values; a raw function that fails returns the
-// message, which becomes an Error here (in the function's own option names):
+// message, which becomes an AttentionError here (api-error.js; its code read
+// from the message, its words in the function's own option names):
 //   "attention: key has 3 columns but query has 4; the dot score needs equal widths"
 // Results are plain objects holding copies: nothing aliases the WASM heap and
 // nothing needs .delete().
@@ -43,7 +44,7 @@
 
   function call(fn, raw, canonical) {
     const result = Module[raw](canonical);
-    if (typeof result === 'string') fail(fn, jsMessage(fn, result));
+    if (typeof result === 'string') fail(fn, jsMessage(fn, result), checks.codeOf(result));
     return result;
   }
 
@@ -273,7 +274,7 @@
   // one. A failed load is an Error of the function that asked; the next call
   // tries again.
   const parts = {};    // name -> Promise<the module's facade>
-  const loaded = [];   // the facades loaded so far (memoryStats counts them)
+  const loaded = [];   // the facades loaded so far (debug.memoryStats counts them)
   function part(fn, name) {
     if (!parts[name]) {
       parts[name] = attentionParts[name]()
@@ -285,7 +286,7 @@
           return facade;
         }, function (error) {
           delete parts[name];
-          fail(fn, 'could not load the ' + name + ' module (' + (error && error.message ? error.message : String(error)) + ')');
+          fail(fn, 'could not load the ' + name + ' module (' + (error && error.message ? error.message : String(error)) + ')', 'LOAD_FAILED');
         });
     }
     return parts[name];
@@ -327,27 +328,32 @@
     return training('createLanguageModel', options);
   };
 
-  // The memory of this module and of the modules it has loaded, summed:
-  // { heapBytes: the size of their WASM memories, allocatedBytes: the bytes
-  // their mallocs hold now }; and their live Embind handles (for leak checks)
-  const own = checks.memoryOf(Module);
-  const facades = function () {
-    return [own].concat(loaded);
+  // att.debug, for leak checks: memoryStats() the memory of this module and of
+  // the modules it has loaded, summed ({ heapBytes: the size of their WASM
+  // memories, allocatedBytes: the bytes their mallocs hold now }); handles()
+  // their live Embind handles
+  const own = checks.debugOf(Module);
+  const debugs = function () {
+    return [own].concat(loaded.map(function (facade) { return facade.debug; }));
   };
-  api['memoryStats'] = function memoryStats() {
-    const sum = { heapBytes: 0, allocatedBytes: 0 };
-    for (const facade of facades()) {
-      const stats = facade.memoryStats();
-      sum.heapBytes += stats.heapBytes;
-      sum.allocatedBytes += stats.allocatedBytes;
-    }
-    return sum;
-  };
-  api['count_emval_handles'] = function count_emval_handles() {
-    let count = 0;
-    for (const facade of facades()) count += facade.count_emval_handles();
-    return count;
-  };
+  api['debug'] = Object.freeze({
+    memoryStats: function memoryStats() {
+      const sum = { heapBytes: 0, allocatedBytes: 0 };
+      for (const debug of debugs()) {
+        const stats = debug.memoryStats();
+        sum.heapBytes += stats.heapBytes;
+        sum.allocatedBytes += stats.allocatedBytes;
+      }
+      return sum;
+    },
+    handles: function handles() {
+      let count = 0;
+      for (const debug of debugs()) count += debug.handles();
+      return count;
+    },
+  });
+  // the error class every function throws (api-error.js), for instanceof
+  api['AttentionError'] = AttentionError;
 
   // The module resolves to the frozen api once it is ready, not to Module.
   checks.publish(api);

@@ -64,7 +64,7 @@ async function load(url, pageOrigin) {
   }
   try {
     encoder = await loadModel(att, url, (change) => self.postMessage({ type: 'status', change }));
-    self.postMessage({ type: 'loaded', info: encoder.info });
+    self.postMessage({ type: 'loaded', info: encoder.info() });
   } catch (error) {
     self.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
   }

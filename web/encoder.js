@@ -90,7 +90,7 @@ async function loadHere(att, url, item) {
   const encoder = await loadModel(att, url, (change) => report(item, change));
   item.close = () => encoder.delete();
   return {
-    info: encoder.info,
+    info: encoder.info(),
     encode: async (text) => encoder.encode(text),
     embed: async (text) => encoder.embed(text),
   };

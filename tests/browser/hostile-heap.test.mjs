@@ -1,5 +1,5 @@
 // Browser test of the page's memory: 10,000 slider moves and 1,000 model
-// encodes leave the WASM heap (the module's memoryStats), the JS heap (after
+// encodes leave the WASM heap (the module's debug.memoryStats), the JS heap (after
 // a forced GC) and the DOM (its live nodes and listeners) flat.
 //   node --test tests/browser/hostile-heap.test.mjs
 import { test, before, after } from 'node:test';
@@ -13,7 +13,7 @@ const open = (path, options) => openInstrumented(browser, path, options);
 
 // ---- 4, 5. the heaps stay flat ----------------------------------------------
 
-// The WASM heap (the module's memoryStats: its memory's size, and the bytes
+// The WASM heap (the module's debug.memoryStats: its memory's size, and the bytes
 // malloc holds) and the JS heap after a full garbage collection (V8's used
 // size; the DOM's, Oilpan's, beside it: the smallest of a few readings, 100 ms
 // apart, each after its own collection), and the DOM's live nodes and event
@@ -21,7 +21,7 @@ const open = (path, options) => openInstrumented(browser, path, options);
 async function heaps(page, cdp) {
   const wasm = await page.evaluate(async () => {
     const { loadAttention } = await import(new URL('compute.js', document.baseURI).href);
-    return (await loadAttention()).memoryStats();
+    return (await loadAttention()).debug.memoryStats();
   });
   let js = Infinity, dom = Infinity;
   for (let reading = 0; reading < 4; reading++) {

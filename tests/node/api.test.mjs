@@ -213,6 +213,6 @@ test('entropy, sigmoid, token vectors and dot-product samples', () => {
   assert.equal(samples.dots.length, 20000);
   assert.ok(Math.abs(samples.variance / 64 - 1) < 0.05, `variance ${samples.variance}`);
   assert.ok(Math.abs(samples.scaledVariance - 1) < 0.05);
-  assert.throws(() => att.embedTokens({ tokens: ['a', 3], d: 4 }), /^Error: embedTokens: tokens\[1\] must be a string, got 3$/);
+  assert.throws(() => att.embedTokens({ tokens: ['a', 3], d: 4 }), /^AttentionError: embedTokens: tokens\[1\] must be a string, got 3$/);
   assert.throws(() => att.embedTokens({ tokens: [], d: 4 }), /embedTokens: tokens is empty: give at least one word/);
 });

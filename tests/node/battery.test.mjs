@@ -197,7 +197,7 @@ test(`battery: the tokenizer and encoder on ${UNICODE.length} kinds of Unicode g
     for (const layer of r.wordAttention) for (const head of layer) assert.ok(isWeights(head), name);
     assert.ok(Math.abs(r.embedding.reduce((s, x) => s + x * x, 0) - 1) < 1e-4, name);
   }
-  assert.throws(() => enc.encode('ab '.repeat(33334)), /^Error: encode: text is too long: 100002 bytes, at most 100000$/);
+  assert.throws(() => enc.encode('ab '.repeat(33334)), /^AttentionError: encode: text is too long: 100002 bytes, at most 100000$/);
 });
 
 test(`battery: after all ${BATTERY.length + UNICODE.length} cases the module and the encoder still compute the golden numbers`, async () => {

@@ -53,3 +53,13 @@ test('jsBlocks finds indented blocks and leaves other languages out', () => {
   const md = 'a\n```js\nx();\n```\n```sh\nls\n```\n1. item\n\n   ```js\n   y();\n   ```\n';
   assert.deepEqual(jsBlocks(md), [{ line: 2, code: 'x();' }, { line: 10, code: 'y();' }]);
 });
+
+test('the README\'s widget table lists every widget of the page, each once, linked to its reference', async () => {
+  const { WIDGETS } = await import('../../web/widgets/index.js');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const rows = [...readme.matchAll(/^\| \[`([\w-]+)`\]\(docs\/embedding\.md#([\w-]+)\) \| .+ \|$/gm)];
+  assert.deepEqual(rows.map((m) => m[1]).sort(), Object.keys(WIDGETS).sort());
+  for (const [, name, anchor] of rows) assert.equal(anchor, name);
+  const guide = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
+  for (const [, name] of rows) assert.match(guide, new RegExp(`^### \`${name}\`$`, 'm'), `docs/embedding.md has a section for ${name}`);
+});

@@ -72,8 +72,8 @@ const symbols = qBytes.readUInt32LE(embeddings + 16);
 test('a quantized file cut or wrong anywhere is an Error naming what is wrong', async () => {
   const bad = (bytes, pattern) => assert.rejects(att.loadEncoder(bytes), pattern);
   assert.equal(qBytes.readUInt32LE(embeddings), 8002);
-  await bad(qBytes.subarray(0, 4_000_000), /^Error: loadEncoder: model file: checksum mismatch/);
-  await bad(patched(8, u32(1)), /^Error: loadEncoder: model file: tensor 'embeddings' is quantized \(dtype 4\) in a version 1 file$/);
+  await bad(qBytes.subarray(0, 4_000_000), /^AttentionError: loadEncoder: model file: checksum mismatch/);
+  await bad(patched(8, u32(1)), /^AttentionError: loadEncoder: model file: tensor 'embeddings' is quantized \(dtype 4\) in a version 1 file$/);
   await bad(patched(8, u32(3)), /version 3 is not supported \(this module reads versions 1 and 2\)/);
   await bad(patched(embeddings + 8, new Uint8Array(Float32Array.of(-1).buffer)), /tensor 'embeddings' has step -1/);
   await bad(patched(embeddings + 16, u32(0)), /tensor 'embeddings' has 0 symbols \(1 to 65536\)/);

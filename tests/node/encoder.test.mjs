@@ -88,31 +88,31 @@ test('the float16 file: attention within 2e-3 of float32, the same top key in ev
 
 test('bad model files and bad calls give clear Errors; the encoder keeps working', async () => {
   const bad = async (bytes, pattern) => assert.rejects(att.loadEncoder(bytes), pattern);
-  await bad('model.bin', /^Error: loadEncoder: bytes must be a Uint8Array or an ArrayBuffer of a model file, got the string "model.bin"$/);
+  await bad('model.bin', /^AttentionError: loadEncoder: bytes must be a Uint8Array or an ArrayBuffer of a model file, got the string "model.bin"$/);
   await bad(undefined, /bytes must be a Uint8Array or an ArrayBuffer/);
-  await bad(new Uint8Array(0), /^Error: loadEncoder: model file: not an attention-wasm encoder file/);
+  await bad(new Uint8Array(0), /^AttentionError: loadEncoder: model file: not an attention-wasm encoder file/);
   await bad(new TextEncoder().encode('<!doctype html><title>404</title>'), /not an attention-wasm encoder file/);
-  await bad(f32Bytes.subarray(0, 1000), /^Error: loadEncoder: model file: checksum mismatch/);
+  await bad(f32Bytes.subarray(0, 1000), /^AttentionError: loadEncoder: model file: checksum mismatch/);
   await bad(f32Bytes.subarray(0, f32Bytes.length - 1), /checksum mismatch/);
   const flipped = Uint8Array.from(f32Bytes);
   flipped[5_000_000] ^= 0x10;
   await bad(flipped, /checksum mismatch: the file is truncated or corrupt/);
   await bad(f32Bytes.buffer.slice(f32Bytes.byteOffset, f32Bytes.byteOffset + 64), /model file: /);
 
-  assert.throws(() => enc.encode(''), /^Error: encode: text is empty: type a sentence$/);
+  assert.throws(() => enc.encode(''), /^AttentionError: encode: text is empty: type a sentence$/);
   assert.deepEqual(enc.encode('  ').pieces, ['▁', '▁', '▁']);  // spaces only: defined, not an error
-  assert.throws(() => enc.encode(42), /^Error: encode: text must be a string, got 42$/);
-  assert.throws(() => enc.encode('a'.repeat(100001)), /^Error: encode: text is too long: 100001 bytes, at most 100000$/);
+  assert.throws(() => enc.encode(42), /^AttentionError: encode: text must be a string, got 42$/);
+  assert.throws(() => enc.encode('a'.repeat(100001)), /^AttentionError: encode: text is too long: 100001 bytes, at most 100000$/);
   const lone = enc.encode('a \ud800 b');  // a lone surrogate: an unknown piece, no crash
   assert.ok(lone.ids.includes(0));
 
   const other = await att.loadEncoder(f32Bytes.buffer.slice(f32Bytes.byteOffset, f32Bytes.byteOffset + f32Bytes.length));
   other.delete();
   other.delete();  // harmless
-  assert.throws(() => other.encode('hello'), /^Error: encode: this encoder was deleted$/);
-  assert.throws(() => other.embed('hello'), /^Error: embed: this encoder was deleted$/);
-  assert.throws(() => enc.embed(''), /^Error: embed: text is empty: type a sentence$/);
-  assert.throws(() => enc.embed(null), /^Error: embed: text must be a string, got null$/);
+  assert.throws(() => other.encode('hello'), /^AttentionError: encode: this encoder was deleted$/);
+  assert.throws(() => other.embed('hello'), /^AttentionError: embed: this encoder was deleted$/);
+  assert.throws(() => enc.embed(''), /^AttentionError: embed: text is empty: type a sentence$/);
+  assert.throws(() => enc.embed(null), /^AttentionError: embed: text must be a string, got null$/);
   assert.equal(enc.encode('The woman took her umbrella.').words[1], 'woman');
 });
 
@@ -128,7 +128,7 @@ test('200 encodes and a load/delete cycle leave the heap flat', async () => {
   // an encoder keeps its last result's room for the next (the first encodes make it)
   const texts = ['The woman took her umbrella.', 'The girl said she was tired.'];
   for (const text of [...texts, texts[1]]) enc.encode(text);
-  const allocated = () => att.memoryStats().allocatedBytes;
+  const allocated = () => att.debug.memoryStats().allocatedBytes;
   let before = allocated();
   for (let i = 0; i < 50; i++) enc.encode(texts[1]);
   assert.equal(allocated(), before, 'the same sentence again');

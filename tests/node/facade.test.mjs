@@ -1,5 +1,5 @@
 // createAttention() resolves to a frozen object holding the documented
-// functions and nothing else; the small arithmetic functions the page shows
+// functions (and debug, AttentionError) and nothing else; the small arithmetic functions the page shows
 // (rowSums, scale, argmaxRows, maxEntropy, initUniform) against golden values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,8 @@ import { att, random, randomMatrix } from './module.mjs';
 test('the module is a frozen object of functions: no heap, no malloc, no raw binding', async () => {
   assert.ok(Object.isFrozen(att));
   assert.equal(Object.getPrototypeOf(att), Object.prototype);
-  for (const [name, value] of Object.entries(att)) assert.equal(typeof value, 'function', name);
+  for (const [name, value] of Object.entries(att)) if (name !== 'debug') assert.equal(typeof value, 'function', name);
+  assert.ok(Object.isFrozen(att.debug), 'att.debug: the leak checks, frozen too');
   const keys = Object.keys(att);
   for (const hidden of ['HEAP8', 'HEAPU8', 'HEAPF32', 'HEAPF64', '_malloc', '_free', 'asm', 'run', 'ready', 'calledRun'])
     assert.ok(!keys.includes(hidden) && !(hidden in att), hidden);
@@ -28,8 +29,8 @@ test('rowSums: the weights of every row sum to 1, a fully masked row to 0', () =
   const sums = att.rowSums(r.weights);
   assert.equal(sums[0], 0);
   assert.ok(Math.abs(sums[1] - 1) < 1e-6 && Math.abs(sums[2] - 1) < 1e-6);
-  assert.throws(() => att.rowSums([[1, NaN]]), /^Error: rowSums: m has NaN at row 0, column 1/);
-  assert.throws(() => att.rowSums('x'), /^Error: rowSums: m must be a matrix/);
+  assert.throws(() => att.rowSums([[1, NaN]]), /^AttentionError: rowSums: m has NaN at row 0, column 1/);
+  assert.throws(() => att.rowSums('x'), /^AttentionError: rowSums: m must be a matrix/);
 });
 
 test('scale: Thinking Machines, 112 and 96 times 1/8 are 14 and 12', () => {
@@ -38,8 +39,8 @@ test('scale: Thinking Machines, 112 and 96 times 1/8 are 14 and 12', () => {
   const m = randomMatrix(3, 5, random(3));
   const doubled = att.scale(m, 2);
   doubled.data.forEach((x, i) => assert.equal(x, Math.fround(m.data[i] * 2)));
-  assert.throws(() => att.scale([[1]], Infinity), /^Error: scale: factor must be a finite number, got Infinity$/);
-  assert.throws(() => att.scale([[3e38]], 1e10), /^Error: scale: m \* factor overflows float32/);
+  assert.throws(() => att.scale([[1]], Infinity), /^AttentionError: scale: factor must be a finite number, got Infinity$/);
+  assert.throws(() => att.scale([[3e38]], 1e10), /^AttentionError: scale: m \* factor overflows float32/);
 });
 
 test('dotProducts: a bᵀ against a double loop; widths must match', () => {
@@ -55,8 +56,8 @@ test('dotProducts: a bᵀ against a double loop; widths must match', () => {
     }
   }
   assert.deepEqual(Array.from(att.dotProducts([[0.6, 0.8]], [[0.6, 0.8], [1, 0]]).data), [1, Math.fround(0.6)]);
-  assert.throws(() => att.dotProducts([[1, 2]], [[1, 2, 3]]), /^Error: dotProducts: b has 3 columns but a has 2; a dot product needs equal widths$/);
-  assert.throws(() => att.dotProducts([[1, NaN]], [[1, 2]]), /^Error: dotProducts: a /);
+  assert.throws(() => att.dotProducts([[1, 2]], [[1, 2, 3]]), /^AttentionError: dotProducts: b has 3 columns but a has 2; a dot product needs equal widths$/);
+  assert.throws(() => att.dotProducts([[1, NaN]], [[1, 2]]), /^AttentionError: dotProducts: a /);
 });
 
 test('argmaxRows: the key each query looks at most, the first on a tie', () => {
@@ -64,15 +65,15 @@ test('argmaxRows: the key each query looks at most, the first on a tie', () => {
   assert.deepEqual(Array.from(top.index), [2, 1, 2]);
   assert.deepEqual(Array.from(top.value), [Math.fround(0.45), 5, -3]);
   assert.ok(top.index instanceof Int32Array && top.value instanceof Float32Array);
-  assert.throws(() => att.argmaxRows([[1, NaN]]), /^Error: argmaxRows: m has NaN at row 0, column 1$/);
+  assert.throws(() => att.argmaxRows([[1, NaN]]), /^AttentionError: argmaxRows: m has NaN at row 0, column 1$/);
 });
 
 test('maxEntropy: log n, the entropy of n even weights', () => {
   assert.equal(att.maxEntropy(1), 0);
   assert.equal(att.maxEntropy(12), Math.fround(Math.log(12)));
   assert.ok(Math.abs(att.maxEntropy(12) - att.entropy(att.softmax(new Float32Array(12)))[0]) < 1e-6);
-  assert.throws(() => att.maxEntropy(0), /^Error: maxEntropy: n must be at least 1, got 0$/);
-  assert.throws(() => att.maxEntropy(1.5), /^Error: maxEntropy: n must be an integer, got 1.5$/);
+  assert.throws(() => att.maxEntropy(0), /^AttentionError: maxEntropy: n must be at least 1, got 0$/);
+  assert.throws(() => att.maxEntropy(1.5), /^AttentionError: maxEntropy: n must be an integer, got 1.5$/);
 });
 
 test('initUniform: entries on [-limit, limit], the Xavier draws rescaled, deterministic', () => {
@@ -86,14 +87,14 @@ test('initUniform: entries on [-limit, limit], the Xavier draws rescaled, determ
     assert.ok(Math.abs(v - x.data[i] * (limit / a)) < 1e-6);
   });
   assert.deepEqual(att.initUniform(2, 2, 0, 1), att.initUniform(2, 2, 0, 1, 0));
-  assert.throws(() => att.initUniform(2, 2, 0, -1), /^Error: initUniform: limit must be a finite number >= 0, got -1$/);
-  assert.throws(() => att.initUniform(2, 2, 0), /^Error: initUniform: limit must be a finite number, got undefined$/);
+  assert.throws(() => att.initUniform(2, 2, 0, -1), /^AttentionError: initUniform: limit must be a finite number >= 0, got -1$/);
+  assert.throws(() => att.initUniform(2, 2, 0), /^AttentionError: initUniform: limit must be a finite number, got undefined$/);
 });
 
 test('the core names its own arguments; each function says its own option names', () => {
-  assert.throws(() => att.selfAttention({ input: [[1, 2]], dV: 0 }), /^Error: selfAttention: dV must be positive, got 0$/);
-  assert.throws(() => att.crossAttention({ input: [[1, 2]], memory: [[1]], dK: 0 }), /^Error: crossAttention: dK must be positive, got 0$/);
-  assert.throws(() => att.multiHeadAttention({ input: [[1, 2]], heads: 1, dModel: 0 }), /^Error: multiHeadAttention: dModel must be positive, got 0$/);
+  assert.throws(() => att.selfAttention({ input: [[1, 2]], dV: 0 }), /^AttentionError: selfAttention: dV must be positive, got 0$/);
+  assert.throws(() => att.crossAttention({ input: [[1, 2]], memory: [[1]], dK: 0 }), /^AttentionError: crossAttention: dK must be positive, got 0$/);
+  assert.throws(() => att.multiHeadAttention({ input: [[1, 2]], heads: 1, dModel: 0 }), /^AttentionError: multiHeadAttention: dModel must be positive, got 0$/);
   assert.throws(() => att.selfAttention({ input: [[1, 2], [3, 4]], validLength: 3 }),
-                /^Error: selfAttention: validLength must be between 0 and the number of keys \(2\), got 3$/);
+                /^AttentionError: selfAttention: validLength must be between 0 and the number of keys \(2\), got 3$/);
 });

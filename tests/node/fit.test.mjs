@@ -48,13 +48,13 @@ test('fitLine: log time against log n, t = c n² with noise, against float64 lea
 });
 
 test('fitLine: bad arguments throw errors that name them; the module keeps working', () => {
-  assert.throws(() => att.fitLine([1], [2]), /^Error: fitLine: a line needs at least 2 points, got 1$/);
-  assert.throws(() => att.fitLine([1, 2, 3], [1, 2]), /^Error: fitLine: xs has 3 entries but ys has 2; give one y per x$/);
-  assert.throws(() => att.fitLine([2, 2, 2], [1, 2, 3]), /^Error: fitLine: every x is 2: a line through them would be vertical, with no slope$/);
-  assert.throws(() => att.fitLine([1, NaN], [1, 2]), /^Error: fitLine: xs has NaN at index 1/);
-  assert.throws(() => att.fitLine([1, 2], [Infinity, 2]), /^Error: fitLine: ys has Infinity at index 0/);
-  assert.throws(() => att.fitLine([], []), /^Error: fitLine: xs is empty$/);
-  assert.throws(() => att.fitLine([1, 2], ['1', 2]), /^Error: fitLine: ys\[0\] must be a number, got the string "1"$/);
-  assert.throws(() => att.fitLine({ length: 2 }, [1, 2]), /^Error: fitLine: xs must be a Float32Array or an array of numbers, got object$/);
+  assert.throws(() => att.fitLine([1], [2]), /^AttentionError: fitLine: a line needs at least 2 points, got 1$/);
+  assert.throws(() => att.fitLine([1, 2, 3], [1, 2]), /^AttentionError: fitLine: xs has 3 entries but ys has 2; give one y per x$/);
+  assert.throws(() => att.fitLine([2, 2, 2], [1, 2, 3]), /^AttentionError: fitLine: every x is 2: a line through them would be vertical, with no slope$/);
+  assert.throws(() => att.fitLine([1, NaN], [1, 2]), /^AttentionError: fitLine: xs has NaN at index 1/);
+  assert.throws(() => att.fitLine([1, 2], [Infinity, 2]), /^AttentionError: fitLine: ys has Infinity at index 0/);
+  assert.throws(() => att.fitLine([], []), /^AttentionError: fitLine: xs is empty$/);
+  assert.throws(() => att.fitLine([1, 2], ['1', 2]), /^AttentionError: fitLine: ys\[0\] must be a number, got the string "1"$/);
+  assert.throws(() => att.fitLine({ length: 2 }, [1, 2]), /^AttentionError: fitLine: xs must be a Float32Array or an array of numbers, got object$/);
   close(att.fitLine([0, 1], [0, 1]).slope, 1, 0, 'after the errors');
 });

@@ -33,12 +33,12 @@ test('histogram of dot-product samples: every sample counted once; /sqrt(d) narr
 });
 
 test('histogram: bad arguments throw errors that name them', () => {
-  assert.throws(() => att.histogram({ values: [1], bins: 0, from: 0, to: 1 }), /^Error: histogram: bins must be between 1 and 10000, got 0$/);
-  assert.throws(() => att.histogram({ values: [1], bins: 4, from: 1, to: 1 }), /^Error: histogram: from must be less than to, got from = 1, to = 1$/);
-  assert.throws(() => att.histogram({ values: [], bins: 4, from: 0, to: 1 }), /^Error: histogram: values is empty$/);
+  assert.throws(() => att.histogram({ values: [1], bins: 0, from: 0, to: 1 }), /^AttentionError: histogram: bins must be between 1 and 10000, got 0$/);
+  assert.throws(() => att.histogram({ values: [1], bins: 4, from: 1, to: 1 }), /^AttentionError: histogram: from must be less than to, got from = 1, to = 1$/);
+  assert.throws(() => att.histogram({ values: [], bins: 4, from: 0, to: 1 }), /^AttentionError: histogram: values is empty$/);
   assert.throws(() => att.histogram({ values: [1, NaN], bins: 4, from: 0, to: 1 }), /histogram: values has NaN at index 1/);
   assert.throws(() => att.histogram({ values: [1], bins: 2.5, from: 0, to: 1 }), /histogram: bins must be an integer, got 2.5/);
-  assert.throws(() => att.histogram({ values: [1], bins: 4, to: 1 }), /^Error: histogram: from is required$/);
+  assert.throws(() => att.histogram({ values: [1], bins: 4, to: 1 }), /^AttentionError: histogram: from is required$/);
   assert.throws(() => att.histogram({ values: [1], bins: 4, from: 0, to: 1, count: 3 }), /histogram: unknown option "count"/);
   // the module keeps working
   assert.deepEqual(Array.from(att.histogram({ values: [0.5], bins: 2, from: 0, to: 1 }).counts), [0, 1]);

@@ -71,13 +71,13 @@ test('queries that may see no key get a zero output, never NaN', () => {
 test('intermediates: false passes the map limit of the full path, not the work limit', () => {
   const tall = { rows: 5000, cols: 1, data: new Float32Array(5000) };
   const options = { query: tall, key: tall, value: tall, validLength: 10 };
-  assert.throws(() => att.attention(options), /^Error: attention: 5000 queries x 5000 keys is too large/);
+  assert.throws(() => att.attention(options), /^AttentionError: attention: 5000 queries x 5000 keys is too large/);
   const r = lean(options);
   assert.equal(r.output.rows, 5000);
   assert.ok(r.output.data.every((x) => x === 0));
   const wide = { rows: 20000, cols: 64, data: new Float32Array(20000 * 64) };
   assert.throws(() => lean({ query: wide, key: wide, value: wide }),
-                /^Error: attention: the dot score of \(20000, 64\) queries against \(20000, 64\) keys is too large/);
+                /^AttentionError: attention: the dot score of \(20000, 64\) queries against \(20000, 64\) keys is too large/);
 });
 
 test('bad input with intermediates: false gets the same errors as the full path', () => {
@@ -95,7 +95,7 @@ test('bad input with intermediates: false gets the same errors as the full path'
     assert.throws(() => att.attention(options), message, JSON.stringify(options));
   }
   assert.throws(() => att.attention({ query: k, key: k, value: v, intermediates: 'no' }),
-                /^Error: attention: intermediates must be true or false, got the string "no"$/);
+                /^AttentionError: attention: intermediates must be true or false, got the string "no"$/);
 });
 
 test('intermediates: false leaks neither heap nor Embind handles over 3,000 calls, failing or not', () => {
@@ -107,9 +107,9 @@ test('intermediates: false leaks neither heap nor Embind handles over 3,000 call
     () => assert.throws(() => lean({ query: X, key: X, value: X, validLength: 99 })),
   ];
   for (const call of calls) call();
-  const before = [att.memoryStats().allocatedBytes, att.count_emval_handles()];
+  const before = [att.debug.memoryStats().allocatedBytes, att.debug.handles()];
   for (let i = 0; i < 3000; i++) calls[i % calls.length]();
-  assert.deepEqual([att.memoryStats().allocatedBytes, att.count_emval_handles()], before);
+  assert.deepEqual([att.debug.memoryStats().allocatedBytes, att.debug.handles()], before);
 });
 
 test('small calls share one kept buffer: a result outlives the next call, large calls free their own', () => {
@@ -123,9 +123,9 @@ test('small calls share one kept buffer: a result outlives the next call, large 
   assert.ok(maxRelError(second.output, ref.attention(b).output) < 1e-5);
   // 300 x 64 inputs (over 64 KB): a buffer of their own, freed; a small call after it is right again
   const big = { query: randomMatrix(300, 64, rand), key: randomMatrix(300, 64, rand), value: randomMatrix(300, 64, rand) };
-  const before = att.memoryStats().allocatedBytes;
+  const before = att.debug.memoryStats().allocatedBytes;
   assert.ok(maxRelError(lean(big).output, ref.attention(big).output) < 1e-5);
-  assert.equal(att.memoryStats().allocatedBytes, before, 'the large call freed its buffer');
+  assert.equal(att.debug.memoryStats().allocatedBytes, before, 'the large call freed its buffer');
   assert.ok(maxRelError(lean(a).output, ref.attention(a).output) < 1e-5);
 });
 
@@ -142,7 +142,7 @@ test('Float32Array inputs are read in place, safely: fake lengths, and getters t
       assert.deepEqual(att.attention({ query: { rows: 6, cols: 4, data }, key: X, value: X, intermediates }).output.data,
                        expected(intermediates));
   // a getter read after the query was checked moves the query's buffer away
-  const before = [att.memoryStats().allocatedBytes, att.count_emval_handles()];
+  const before = [att.debug.memoryStats().allocatedBytes, att.debug.handles()];
   for (const intermediates of [false, true]) {
     const data = Float32Array.from(X.data);
     const options = {
@@ -152,8 +152,8 @@ test('Float32Array inputs are read in place, safely: fake lengths, and getters t
         return false;
       },
     };
-    assert.throws(() => att.attention(options), /^Error: attention: query.data has 0 entries but rows \* cols = 6 \* 4 = 24$/);
+    assert.throws(() => att.attention(options), /^AttentionError: attention: query.data has 0 entries but rows \* cols = 6 \* 4 = 24$/);
   }
-  assert.deepEqual([att.memoryStats().allocatedBytes, att.count_emval_handles()], before);
+  assert.deepEqual([att.debug.memoryStats().allocatedBytes, att.debug.handles()], before);
   assert.deepEqual(lean({ query: X, key: X, value: X }).output.data, expected(false));
 });

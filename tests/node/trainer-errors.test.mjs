@@ -61,7 +61,7 @@ test('trainer.step: bad step counts are named; the trainer is unchanged', async 
     assert.deepEqual(t.step(3), twin.step(3));
     // more work than one call may take
     const big = await att.createTrainer({ dModel: 256, length: 64, batch: 256 });
-    assert.throws(() => big.step(1000000), /^Error: trainer\.step: 1000000 training steps is too large: about/);
+    assert.throws(() => big.step(1000000), /^AttentionError: trainer\.step: 1000000 training steps is too large: about/);
     big.delete();
   } finally {
     t.delete();
@@ -72,26 +72,39 @@ test('trainer.step: bad step counts are named; the trainer is unchanged', async 
 test('a gradient check too large for one call is refused, not a page hung for minutes', async () => {
   const t = await att.createTrainer({ dModel: 256, vocab: 1000 });
   assert.throws(() => t.gradientCheck(),
-                /^Error: trainer\.gradientCheck: the gradient check of 708608 parameters is too large: about .* multiply-adds, more than 4294967296; check a smaller model$/);
+                /^AttentionError: trainer\.gradientCheck: the gradient check of 708608 parameters is too large: about .* multiply-adds, more than 4294967296; check a smaller model$/);
   t.delete();
 });
 
 test('a learning rate that blows up is an error naming the step, not NaN', async () => {
   const t = await att.createTrainer({ learningRate: 1e30 });
-  assert.throws(() => t.step(200), /^Error: trainer\.step: training diverged at step \d+: .*try a smaller learningRate$/);
+  assert.throws(() => t.step(200), /^AttentionError: trainer\.step: training diverged at step \d+: .*try a smaller learningRate$/);
   t.delete();
 });
 
-test('every call after delete() throws, delete() included', async () => {
+test('every call after delete() throws an AttentionError DELETED; delete() again does nothing', async () => {
   const t = await att.createTrainer();
   t.delete();
-  for (const [name, args] of [['step', [1]], ['evaluate', []], ['probe', []], ['parameters', []], ['gradientCheck', []], ['delete', []]])
-    assert.throws(() => t[name](...args), new RegExp(`^Error: trainer\\.${name}: this trainer was deleted$`), name);
+  t.delete();
+  for (const [name, args] of [['step', [1]], ['evaluate', []], ['probe', []], ['parameters', []], ['gradientCheck', []], ['info', []]]) {
+    assert.throws(() => t[name](...args), (e) => e instanceof att.AttentionError && e.code === 'DELETED'
+      && e.message === `trainer.${name}: this trainer was deleted`, name);
+  }
   const w = await att.createWidthTrainer();
   w.delete();
+  w.delete();
   for (const [name, args] of [['step', []], ['evaluate', []], ['samples', []], ['curve', [[170]]],
-                              ['weights', [{ keys: [1], values: [1], queries: [1] }]], ['lossCurve', [[0.1]]], ['delete', []]])
-    assert.throws(() => w[name](...args), new RegExp(`^Error: widthTrainer\\.${name}: this widthTrainer was deleted$`), name);
+                              ['weights', [{ keys: [1], values: [1], queries: [1] }]], ['lossCurve', [[0.1]]]])
+    assert.throws(() => w[name](...args), new RegExp(`^AttentionError: widthTrainer\\.${name}: this widthTrainer was deleted$`), name);
+});
+
+test('a trainer is disposable where the runtime defines Symbol.dispose: its [Symbol.dispose] is delete()', async (t) => {
+  if (typeof Symbol.dispose !== 'symbol') return t.skip('no Symbol.dispose in this runtime');
+  const trainer = await att.createTrainer();
+  const before = att.debug.memoryStats().allocatedBytes;
+  trainer[Symbol.dispose]();
+  assert.ok(att.debug.memoryStats().allocatedBytes < before, 'the trainer\'s buffers were freed');
+  assert.throws(() => trainer.step(), (e) => e.code === 'DELETED');
 });
 
 test('createWidthTrainer and its methods: bad options and calls are named', async () => {
@@ -110,16 +123,16 @@ test('createWidthTrainer and its methods: bad options and calls are named', asyn
     await assert.rejects(att.createWidthTrainer(options), (e) => expected.test(e.message), JSON.stringify(options));
   const w = await att.createWidthTrainer();
   try {
-    assert.throws(() => w.step(-1), /^Error: widthTrainer\.step: steps must be an integer from 1 to 1000000, got -1$/);
-    assert.throws(() => w.step('x'), /^Error: widthTrainer\.step: steps must be an integer from 1 to 1000000, got the string "x"$/);
-    assert.throws(() => w.curve('x'), /^Error: widthTrainer\.curve: queries must be a Float32Array or an array of numbers/);
-    assert.throws(() => w.curve([170, NaN]), /^Error: widthTrainer\.curve: queries /);
+    assert.throws(() => w.step(-1), /^AttentionError: widthTrainer\.step: steps must be an integer from 1 to 1000000, got -1$/);
+    assert.throws(() => w.step('x'), /^AttentionError: widthTrainer\.step: steps must be an integer from 1 to 1000000, got the string "x"$/);
+    assert.throws(() => w.curve('x'), /^AttentionError: widthTrainer\.curve: queries must be a Float32Array or an array of numbers/);
+    assert.throws(() => w.curve([170, NaN]), /^AttentionError: widthTrainer\.curve: queries /);
     assert.throws(() => w.weights({ keys: [1, 2], values: [1], queries: [1] }),
-                  /^Error: widthTrainer\.weights: values must have as many entries as keys \(2\), got 1$/);
-    assert.throws(() => w.weights({ keys: [1] }), /^Error: widthTrainer\.weights: values is required$/);
-    assert.throws(() => w.lossCurve([0.1, -1]), /^Error: widthTrainer\.lossCurve: widths must be finite numbers greater than 0, got -1 at 1$/);
-    assert.throws(() => w.lossCurve([]), /^Error: widthTrainer\.lossCurve: widths must not be empty$/);
-    assert.throws(() => w.lossCurve([0.1, '2']), /^Error: widthTrainer\.lossCurve: widths\[1\] must be a number/);
+                  /^AttentionError: widthTrainer\.weights: values must have as many entries as keys \(2\), got 1$/);
+    assert.throws(() => w.weights({ keys: [1] }), /^AttentionError: widthTrainer\.weights: values is required$/);
+    assert.throws(() => w.lossCurve([0.1, -1]), /^AttentionError: widthTrainer\.lossCurve: widths must be finite numbers greater than 0, got -1 at 1$/);
+    assert.throws(() => w.lossCurve([]), /^AttentionError: widthTrainer\.lossCurve: widths must not be empty$/);
+    assert.throws(() => w.lossCurve([0.1, '2']), /^AttentionError: widthTrainer\.lossCurve: widths\[1\] must be a number/);
     assert.equal(w.step(2).step, 2);  // still working
   } finally {
     w.delete();
@@ -127,7 +140,7 @@ test('createWidthTrainer and its methods: bad options and calls are named', asyn
 });
 
 function measure() {
-  return { allocated: att.memoryStats().allocatedBytes, handles: att.count_emval_handles() };
+  return { allocated: att.debug.memoryStats().allocatedBytes, handles: att.debug.handles() };
 }
 
 test('the measure sees a trainer that is not deleted (positive control)', async () => {

@@ -27,13 +27,18 @@ test('misuse does not type-check (the types are not any)', () => {
   assert.match(r.stdout, /misuse\.mts\(8,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);  // width: '0.1'
 });
 
-test('the interface lists exactly the functions the module defines', () => {
+test('the interface lists exactly the functions and properties the module defines', () => {
   const dts = readFileSync(root + 'web/wasm/attention.d.mts', 'utf8');
   const body = dts.slice(dts.indexOf('export interface AttentionModule'));
-  const declared = [...body.slice(0, body.indexOf('\n}')).matchAll(/^  (\w+)(?:<[^>]*>)?\(/gm)].map((m) => m[1]).sort();
+  const members = body.slice(0, body.indexOf('\n}'));
+  // functions (an overloaded one once) and the readonly properties (debug, AttentionError)
+  const functions = [...new Set([...members.matchAll(/^  (\w+)(?:<[^>]*>)?\(/gm)].map((m) => m[1]))].sort();
+  const properties = [...members.matchAll(/^  readonly (\w+):/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(properties, ['AttentionError', 'debug']);
   const api = readFileSync(root + 'cpp/api.js', 'utf8');
   const defined = [...api.matchAll(/api\['(\w+)'\] = function/g)].map((m) => m[1]);
-  assert.deepEqual(declared, [...defined].sort());
-  for (const name of declared) assert.equal(typeof att[name], 'function', name);
-  assert.deepEqual(Object.keys(att).sort(), declared, 'the module holds exactly the declared functions');
+  assert.deepEqual(functions, [...defined].sort());
+  for (const name of functions) assert.equal(typeof att[name], 'function', name);
+  assert.deepEqual(Object.keys(att).sort(), [...functions, ...properties].sort(), 'the module holds exactly what is declared');
+  assert.deepEqual(Object.keys(att.debug).sort(), ['handles', 'memoryStats']);
 });

@@ -19,8 +19,11 @@ function bestWidth(w) {
 test('the contract: shapes and types of every result', async () => {
   const w = await att.createWidthTrainer({ seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 });
   try {
-    assert.deepEqual(Object.keys(w).sort(), ['curve', 'delete', 'evaluate', 'lossCurve', 'options', 'samples', 'step', 'weights']);
-    assert.deepEqual({ ...(await att.createWidthTrainer()).options }, { seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 });
+    assert.deepEqual(Object.keys(w).sort(), ['curve', 'delete', 'evaluate', 'info', 'lossCurve', 'samples', 'step', 'weights']);
+    assert.deepEqual(w.info(), { options: { seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 }, parameters: 1, step: 0 });
+    const stepped = await att.createWidthTrainer();
+    assert.equal((stepped.step(3), stepped.info().step), 3);
+    stepped.delete();
     const { heights, weights } = w.samples();
     assert.ok(heights instanceof Float64Array && heights.length === 50);
     assert.ok(weights instanceof Float64Array && weights.length === 50);

@@ -1,6 +1,6 @@
 // Compiled by tsc (strict) in the Node tests: the hand-written types accept
 // the documented uses of every function.
-import createAttention, { type AttentionModule, type Matrix } from '../../web/wasm/attention.mjs';
+import createAttention, { AttentionError, type AttentionModule, type Matrix } from '../../web/wasm/attention.mjs';
 
 const att: AttentionModule = await createAttention();
 const X: Matrix = att.initXavier(4, 8, 1);
@@ -25,14 +25,25 @@ const e: number = k.estimate;
 const rows = att.costModel({ n: 10, d: 4, k: 3 });
 const layer: string = rows[0].layer;
 const counts: Int32Array = att.histogram({ values: att.dotProductSamples({ d: 16 }).dots, bins: 20, from: -16, to: 16 }).counts;
-const bytes: number = att.memoryStats().allocatedBytes + att.count_emval_handles();
+const bytes: number = att.debug.memoryStats().allocatedBytes + att.debug.handles();
 const slope: number = att.fitLine([1, 2, 3], new Float32Array([2, 4, 6])).slope + att.fitLine([0, 1], [0, 1]).rSquared;
 const lean = att.attention({ query: X, key: X, value: X, causal: true, intermediates: false });
 const out: Matrix = lean.output;
 // @ts-expect-error: without intermediates there are no weights
 lean.weights;
 const full: Matrix = att.attention({ query: X, key: X, value: X, intermediates: true }).weights;
-export { out, full, w, s, m, Wq, head0, withPe, gap, fused, e, layer, counts, bytes, slope };
+// a boolean known only at run time: either result, to tell apart
+const wanted: boolean = Math.random() < 0.5;
+const either = att.attention({ query: X, key: X, value: X, intermediates: wanted });
+const eitherOut: Matrix = either.output;
+// the errors: one class, with a code
+try {
+  att.softmax([]);
+} catch (error) {
+  if (error instanceof AttentionError && error.code === 'BAD_ARGUMENT') console.log(error.message);
+  if (error instanceof att.AttentionError) console.log(error.code);
+}
+export { eitherOut, out, full, w, s, m, Wq, head0, withPe, gap, fused, e, layer, counts, bytes, slope };
 const t = await att.createTrainer({ task: 'reverse', seed: 1, length: 8, vocab: 10, dModel: 32, heads: 1, batch: 32, learningRate: 0.01 });
 const stepped: number = t.step(100).loss + t.step().losses[0] + t.step(2).step;
 const accuracy: number = t.evaluate().accuracy;
@@ -41,7 +52,7 @@ const firstHead: Matrix = probe.weights[0];
 const predicted: Int32Array = probe.prediction;
 const Wo: Matrix = t.parameters().Wo;
 const checkError: number = t.gradientCheck().maxRelativeError;
-const dModel: number = t.options.dModel;
+const dModel: number = t.info().options.dModel + t.info().parameters + t.info().step;
 t.delete();
 (await att.createTrainer()).delete();
 const nw = await att.createWidthTrainer({ seed: 2, samples: 40, noise: 1, width: 0.05, learningRate: 0.02 });
@@ -58,7 +69,7 @@ const nextP: Float32Array = lm.next('').probabilities;
 const lmHead: Matrix = lm.attention('白日').weights[0][1];
 const lineScore: number = lm.headScores('白日依山盡，', 6).previousLine[0][0] + lm.headScores('白').punctuation[0][0];
 const poem: string = lm.generate({ prompt: '白', maxTokens: 10, temperature: 0.8, topK: 20, seed: 3 }) + lm.generate();
-const folded: number = lm.vocabulary().unknown + lm.info().parameters + lm.options.dModel;
+const folded: number = lm.vocabulary().unknown + lm.info().parameters + lm.info().options.dModel + lm.info().step;
 const Wout: Matrix = lm.parameters()['Wout'];
 const form: number = att.quatrainForm([poem]).share;
 lm.delete();

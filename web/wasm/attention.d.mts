@@ -5,9 +5,10 @@
 //   const att = await createAttention();
 //   const { weights, output } = att.attention({ query, key, value });
 //
-// Every function checks its arguments and throws an Error whose message names
-// the function, the argument and the problem, e.g.
-//   "attention: key has 3 columns but query has 4; the dot score needs equal widths".
+// Every function checks its arguments and throws an AttentionError whose
+// message names the function, the argument and the problem, e.g.
+//   "attention: key has 3 columns but query has 4; the dot score needs equal widths",
+// and whose code says what kind of failure it is (AttentionErrorCode).
 // The module keeps working after an error. Results are plain objects holding
 // copies (no view of the WASM heap, nothing to .delete()); only what lives in
 // the heap between calls (an encoder, a trainer, a language model) has a delete().
@@ -18,6 +19,38 @@ import type { Encoder } from './encoder.mjs';
 export type * from './encoder.mjs';
 import type { LanguageModel, LanguageModelOptions, QuatrainForm } from './language-model.mjs';
 export type * from './language-model.mjs';
+
+/**
+ * What went wrong:
+ * - BAD_ARGUMENT: an argument or option the function refuses (the message says which and why)
+ * - DELETED: a method of an encoder, trainer or language model called after its delete()
+ * - DIVERGED: training produced a non-finite loss or parameter
+ * - BAD_MODEL_FILE: bytes that are not a model file this version reads
+ * - LOAD_FAILED: a module the call needs could not be loaded
+ * - OUT_OF_MEMORY: the inputs or the model do not fit in the module's memory
+ */
+export type AttentionErrorCode = 'BAD_ARGUMENT' | 'DELETED' | 'DIVERGED' | 'BAD_MODEL_FILE' | 'LOAD_FAILED' | 'OUT_OF_MEMORY';
+
+/** The one error class of the API (the same class for every module and every createAttention()). */
+export declare class AttentionError extends Error {
+  constructor(message: string, code: AttentionErrorCode);
+  readonly name: 'AttentionError';
+  readonly code: AttentionErrorCode;
+}
+
+/**
+ * What lives in the module's heap between calls (an encoder, a trainer, a
+ * language model). After delete() every other method throws an AttentionError
+ * whose code is DELETED; a second delete() does nothing. Where the runtime
+ * defines Symbol.dispose, the handle has [Symbol.dispose]() too (delete()),
+ * so `using t = await att.createTrainer()` frees it at the end of the block.
+ */
+export interface Handle<Info> {
+  /** what it is: its options, its parameter count and the steps taken, where they apply */
+  info(): Info;
+  /** Frees it. */
+  delete(): void;
+}
 
 /** A row-major float32 matrix: entry (i, j) is data[i * cols + j]. */
 export interface Matrix {
@@ -337,7 +370,12 @@ export interface MemoryStats {
 export interface AttentionModule {
   /** Row-wise softmax of x / temperature; masked entries get 0, a fully masked row is all 0. */
   softmax(x: MatrixLike, options?: { temperature?: number; mask?: MaskLike }): Matrix;
-  attention<O extends AttentionOptions>(options: O): O extends { intermediates: false } ? AttentionOutput : AttentionResult;
+  /** The output alone, by the fused kernel (dot score; causal and validLength allowed, no mask). */
+  attention(options: AttentionOptions & { intermediates: false }): AttentionOutput;
+  /** Every step of the chain (the default). */
+  attention(options: AttentionOptions & { intermediates?: true }): AttentionResult;
+  /** Either, when intermediates is a boolean known only at run time. */
+  attention(options: AttentionOptions): AttentionResult | AttentionOutput;
   /** Q = X Wq, K = X Wk, V = X Wv, then attention. */
   selfAttention(options: SelfAttentionOptions): ProjectedAttentionResult;
   /** Q = X Wq, K = M Wk, V = M Wv, then attention. */
@@ -402,7 +440,7 @@ export interface AttentionModule {
    */
   loadEncoder(bytes: Uint8Array | ArrayBuffer): Promise<Encoder>;
   /**
-   * An attention model to train live on a sequence task (reverse, shift, lookup); see Trainer.
+   * An attention model to train live on a sequence task (reverse, shift); see Trainer.
    * The trainers' code is a third module (attention-training.mjs, beside this one), imported
    * on the first call of createTrainer, createWidthTrainer or createLanguageModel; bad
    * options reject with an Error. The object's own methods answer at once.
@@ -414,17 +452,22 @@ export interface AttentionModule {
   createLanguageModel(options: LanguageModelOptions): Promise<LanguageModel>;
   /** The five-character quatrain form of each text: 24 characters, punctuation exactly at 6, 12, 18, 24. */
   quatrainForm(texts: readonly string[]): QuatrainForm;
-  /**
-   * The WASM memory's size and the bytes malloc holds (for leak checks), summed over this
-   * module and the modules it has loaded (the encoder's, the trainers').
-   */
-  memoryStats(): MemoryStats;
-  /** live Embind handles, summed likewise (for leak checks) */
-  count_emval_handles(): number;
+  /** For leak checks, not for computing. */
+  readonly debug: {
+    /**
+     * The WASM memory's size and the bytes malloc holds, summed over this module
+     * and the modules it has loaded (the encoder's, the trainers').
+     */
+    memoryStats(): MemoryStats;
+    /** live Embind handles, summed likewise */
+    handles(): number;
+  };
+  /** The class every function throws (also a named export of the module). */
+  readonly AttentionError: typeof AttentionError;
 }
 
 export interface ModuleOptions {
-  /** the module is a single file; this is only for custom loaders */
+  /** the WebAssembly is inlined (the two modules loaded on first use are found beside this one): only for custom loaders */
   locateFile?: (path: string, prefix: string) => string;
 }
 

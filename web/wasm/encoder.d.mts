@@ -1,10 +1,10 @@
 // Types of the pretrained sentence encoder (loadEncoder in attention.d.mts):
 // re-exported from there.
-import type { Matrix } from './attention.mjs';
+import type { Handle, Matrix } from './attention.mjs';
 
 export interface EncoderInfo {
   /** pieces in the tokenizer's vocabulary */
-  vocabulary: number;
+  vocab: number;
   /** attention heads per layer */
   heads: number;
   /** the longest input in pieces; longer sentences are cut (and say so) */
@@ -37,12 +37,9 @@ export interface Encoding {
   embedding: Float32Array;
 }
 
-export interface Encoder {
-  readonly info: EncoderInfo;
+export interface Encoder extends Handle<EncoderInfo> {
   /** Encodes one sentence (NFKC-normalised first). Throws on empty text or an encoder already deleted. */
   encode(text: string): Encoding;
   /** The sentence embedding alone (unit length), without computing or copying any map: faster where only similarity is needed. */
   embed(text: string): Float32Array;
-  /** Frees the weights; encode throws afterwards. Calling it twice is harmless. */
-  delete(): void;
 }

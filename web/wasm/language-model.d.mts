@@ -1,6 +1,6 @@
 // Types of the language model of the attention module (createLanguageModel,
 // quatrainForm in attention.d.mts): re-exported from there.
-import type { Matrix } from './attention.mjs';
+import type { Handle, Matrix } from './attention.mjs';
 
 /**
  * A small decoder-only transformer over characters (Unicode code points):
@@ -110,6 +110,8 @@ export interface LanguageModelVocabulary {
 }
 
 export interface LanguageModelInfo {
+  /** the sizes and rates with every default filled in (not the texts) */
+  options: Readonly<Required<Omit<LanguageModelOptions, 'texts' | 'heldOut'>>>;
   /** trainable numbers */
   parameters: number;
   /** tokens in the vocabulary, ⏎ included */
@@ -117,13 +119,11 @@ export interface LanguageModelInfo {
   /** batch * context: the positions of one step at most (step().tokens counts the predicted ones) */
   tokensPerStep: number;
   /** steps taken so far */
-  steps: number;
+  step: number;
 }
 
-/** Every call after delete() throws, delete() included. */
-export interface LanguageModel {
-  /** the sizes and rates with every default filled in (not the texts) */
-  readonly options: Readonly<Required<Omit<LanguageModelOptions, 'texts' | 'heldOut'>>>;
+/** See Handle: after delete() every call throws; delete() again does nothing. */
+export interface LanguageModel extends Handle<LanguageModelInfo> {
   /** Runs `steps` Adam steps (an integer 1..1000000, default 1). Throws if training diverges. */
   step(steps?: number): LanguageModelStep;
   /** The held-out loss and the unigram baseline; changes nothing. Throws when heldOut is empty. */
@@ -139,11 +139,8 @@ export interface LanguageModel {
   /** Backpropagation against finite differences in double on a slice of every tensor. */
   gradientCheck(): LanguageModelGradientCheck;
   vocabulary(): LanguageModelVocabulary;
-  info(): LanguageModelInfo;
   /** Copies of every tensor by name: embedding, positions, layer1.ln1.gain, …, layer1.Wq, …, lnf.gain, Wout, bout. */
   parameters(): Record<string, Matrix>;
-  /** Frees the model. */
-  delete(): void;
 }
 
 export interface QuatrainForm {

@@ -1,6 +1,6 @@
 // Types of the trainers of the attention module (createTrainer,
 // createWidthTrainer in attention.d.mts): re-exported from there.
-import type { Matrix, NumericArray, VectorLike } from './attention.mjs';
+import type { Handle, Matrix, NumericArray, VectorLike } from './attention.mjs';
 
 export type TrainerTask = 'reverse' | 'shift';
 
@@ -81,10 +81,18 @@ export interface GradientCheckResult {
   worst: string;
 }
 
-/** Every call after delete() throws, delete() included. */
-export interface Trainer {
+/** What info() says of a trainer. */
+export interface TrainerInfo<Options> {
   /** the options with every default filled in */
-  readonly options: Readonly<Required<TrainerOptions>>;
+  options: Readonly<Required<Options>>;
+  /** trainable numbers */
+  parameters: number;
+  /** steps taken so far */
+  step: number;
+}
+
+/** See Handle: after delete() every call throws; delete() again does nothing. */
+export interface Trainer extends Handle<TrainerInfo<TrainerOptions>> {
   /** Runs `steps` Adam steps (an integer 1..1000000, default 1). Throws if training diverges. */
   step(steps?: number): TrainerStep;
   /** Loss and accuracy on the held-out set (fixed by the seed); changes nothing. */
@@ -95,8 +103,6 @@ export interface Trainer {
   parameters(): TrainerParameters;
   /** Backpropagation against finite differences over every parameter (2 held-out sequences); slow: seconds. */
   gradientCheck(): GradientCheckResult;
-  /** Frees the trainer. */
-  delete(): void;
 }
 
 /**
@@ -138,9 +144,8 @@ export interface WidthTrainerEvaluation {
   sigma: number;
 }
 
-/** Every call after delete() throws, delete() included. */
-export interface WidthTrainer {
-  readonly options: Readonly<Required<WidthTrainerOptions>>;
+/** See Handle: after delete() every call throws; delete() again does nothing. Its one parameter is w. */
+export interface WidthTrainer extends Handle<TrainerInfo<WidthTrainerOptions>> {
   /** Runs `steps` Adam steps on w (an integer 1..1000000, default 1). */
   step(steps?: number): WidthTrainerStep;
   evaluate(): WidthTrainerEvaluation;
@@ -156,5 +161,4 @@ export interface WidthTrainer {
   };
   /** The leave-one-out loss at each width (> 0): the curve L(w) that training descends. */
   lossCurve(widths: NumericArray): Float64Array;
-  delete(): void;
 }
