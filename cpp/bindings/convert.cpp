@@ -1,4 +1,5 @@
 #include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
 #include "bindings/raw.hpp"
 
 #include <emscripten/bind.h>
@@ -146,6 +147,8 @@ void set_projected(val& out, const ProjectedAttention& r, Score score) {
     set_attention(out, r.attention);
     out.set("params", from_score_params(r.attention.params, score));
 }
+
+void fail_deleted(const char* kind) { fail(std::string("this ") + kind + " was deleted"); }
 
 val guard_call(val (*body)(void* f), void* f) {
     try {

@@ -1,8 +1,8 @@
 // The pretrained encoder behind api-encoder.js: JS holds a handle, never a pointer.
 #include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
 #include "bindings/raw.hpp"
 
-#include <map>
 #include <memory>
 
 namespace attn::js {
@@ -14,25 +14,20 @@ struct Loaded {
     EncoderResult with_maps, embedding_only;
 };
 
-static std::map<int, std::unique_ptr<Loaded>>& encoders() {
-    static std::map<int, std::unique_ptr<Loaded>> loaded;
+// (each behind a pointer of its own: encode_into keeps pointers into it)
+static Handles<std::unique_ptr<Loaded>>& encoders() {
+    static Handles<std::unique_ptr<Loaded>> loaded("encoder");
     return loaded;
 }
 
-static Loaded& encoder_of(const val& o) {
-    const auto found = encoders().find(o["handle"].as<int>());
-    if (found == encoders().end()) fail("this encoder was deleted");
-    return *found->second;
-}
+static Loaded& encoder_of(const val& o) { return *encoders().get(o); }
 
 val raw_encoder_load(val o) {
     return guarded([&] {
-        static int next_handle = 1;
         const std::vector<std::uint8_t> bytes = to_bytes(o["bytes"]);
         auto loaded = std::make_unique<Loaded>(Loaded{load_encoder(bytes.data(), bytes.size()), {}, {}});
         const Encoder* encoder = &loaded->encoder;
         val out = val::object();
-        out.set("handle", next_handle);
         out.set("vocabulary", int(encoder->vocab.size()));
         out.set("heads", int(encoder->heads));
         out.set("maxPieces", int(encoder->max_pieces));
@@ -40,7 +35,7 @@ val raw_encoder_load(val o) {
         for (const EncoderLayer& L : encoder->layers) widths.call<void>("push", int(L.width));
         out.set("layerWidths", widths);
         out.set("embeddingWidth", int(encoder->pool.out));
-        encoders().emplace(next_handle++, std::move(loaded));
+        out.set("handle", encoders().add(std::move(loaded)));
         return out;
     });
 }
@@ -76,7 +71,7 @@ val raw_encoder_embed(val o) {
 
 val raw_encoder_delete(val o) {
     return guarded([&] {
-        encoders().erase(o["handle"].as<int>());
+        encoders().remove(o);
         return val(true);
     });
 }

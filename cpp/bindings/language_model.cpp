@@ -2,11 +2,11 @@
 // holds a handle, never a pointer; a deleted handle is an error. Each live
 // model keeps a buffer for the losses of step(n), reused from call to call.
 #include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
 #include "bindings/raw.hpp"
 
 #include <emscripten/bind.h>
 
-#include <map>
 #include <memory>
 
 namespace attn::js {
@@ -21,16 +21,12 @@ struct LiveModel {
     std::vector<double> losses;  // (n) of the last step(n)
 };
 
-std::map<int, LiveModel>& models() {
-    static std::map<int, LiveModel> live;
+Handles<LiveModel>& models() {
+    static Handles<LiveModel> live("language model");
     return live;
 }
 
-LiveModel& live_of(const val& o) {
-    const auto found = models().find(o["handle"].as<int>());
-    require(found != models().end(), "this language model was deleted");
-    return found->second;
-}
+LiveModel& live_of(const val& o) { return models().get(o); }
 LanguageModel& model_of(const val& o) { return *live_of(o).model; }
 
 val numbers(const std::vector<std::vector<double>>& per_layer) {
@@ -47,7 +43,6 @@ val numbers(const std::vector<std::vector<double>>& per_layer) {
 
 val raw_lm_create(val o) {
     return guarded([&] {
-        static int next = 1;
         train::LanguageModelOptions options;
         options.texts = to_strings(o["texts"]);
         options.held_out = to_strings(o["heldOut"]);
@@ -61,11 +56,8 @@ val raw_lm_create(val o) {
         options.warmup = o["warmup"].as<double>();
         options.clip = o["clip"].as<double>();
         options.min_count = o["minCount"].as<double>();
-        auto model = std::make_unique<LanguageModel>(options);
-        const int handle = next++;
-        models()[handle].model = std::move(model);
         val out = val::object();
-        out.set("handle", handle);
+        out.set("handle", models().add(LiveModel{std::make_unique<LanguageModel>(options), {}}));
         return out;
     });
 }
@@ -184,8 +176,7 @@ val raw_lm_parameters(val o) {
 
 val raw_lm_delete(val o) {
     return guarded([&] {
-        live_of(o);  // a second delete() is an error too
-        models().erase(o["handle"].as<int>());
+        models().remove(o);
         return val(true);
     });
 }

@@ -4,11 +4,11 @@
 // error. Each live trainer keeps a buffer for the losses of step(n), reused
 // from call to call.
 #include "bindings/convert.hpp"
+#include "bindings/handles.hpp"
 #include "bindings/raw.hpp"
 
 #include <emscripten/bind.h>
 
-#include <map>
 #include <memory>
 
 namespace attn::js {
@@ -26,22 +26,13 @@ struct Live {
 };
 
 template <class T>
-std::map<int, Live<T>>& table() {
-    static std::map<int, Live<T>> live;
+Handles<Live<T>>& table() {
+    static Handles<Live<T>> live("trainer");
     return live;
 }
 
-int next_handle() {
-    static int next = 1;
-    return next++;
-}
-
 template <class T>
-Live<T>& live_of(const val& o) {
-    const auto found = table<T>().find(o["handle"].as<int>());
-    require(found != table<T>().end(), "this trainer was deleted");
-    return found->second;
-}
+Live<T>& live_of(const val& o) { return table<T>().get(o); }
 
 val float64_array(const std::vector<double>& xs) {
     return val::global("Float64Array").new_(typed_memory_view(xs.size(), xs.data()));
@@ -60,8 +51,7 @@ train::VecD to_vec_double(const val& v) {
 
 template <class T>
 val erase(const val& o) {
-    live_of<T>(o);  // a second delete() is an error too
-    table<T>().erase(o["handle"].as<int>());
+    table<T>().remove(o);
     return val(true);
 }
 
@@ -82,10 +72,8 @@ val raw_trainer_create(val o) {
         options.learning_rate = o["learningRate"].as<double>();
         options.causal = o["causal"].as<bool>();
         options.residual = o["residual"].as<bool>();
-        const int handle = next_handle();
-        table<Trainer>()[handle].trainer = std::make_unique<Trainer>(options);
         val out = val::object();
-        out.set("handle", handle);
+        out.set("handle", table<Trainer>().add(Live<Trainer>{std::make_unique<Trainer>(options), {}}));
         return out;
     });
 }
@@ -165,10 +153,8 @@ val raw_width_trainer_create(val o) {
         options.noise = o["noise"].as<double>();
         options.width = o["width"].as<double>();
         options.learning_rate = o["learningRate"].as<double>();
-        const int handle = next_handle();
-        table<NwTrainer>()[handle].trainer = std::make_unique<NwTrainer>(options);
         val out = val::object();
-        out.set("handle", handle);
+        out.set("handle", table<NwTrainer>().add(Live<NwTrainer>{std::make_unique<NwTrainer>(options), {}}));
         return out;
     });
 }
