@@ -90,6 +90,81 @@ function buildQuiz(quiz, t) {
   return { element: box, reveal, answer, guess: () => group.querySelector('input:checked')?.value };
 }
 
+// The predict-then-reveal question of def.quiz: its element, whose Reveal
+// button judges the reader's guess against the data shown (read()).
+function quizPart(def, t, read) {
+  const quiz = buildQuiz(def.quiz, t);
+  quiz.reveal.addEventListener('click', () => {
+    const { data, state } = read();
+    if (!data) return;
+    const right = def.quiz.answer(data, state);
+    const guess = quiz.guess();
+    const option = def.quiz.options.find((o) => o.value === guess);
+    const verdict = guess ? [t.rich('yourGuess', { guess: t(option.label) }), ' ', t.rich(guess === right ? 'correct' : 'wrong'), ' '] : [];
+    quiz.answer.replaceChildren(...verdict, def.quiz.explain(data, state, t));
+    quiz.answer.hidden = false;
+  });
+  return quiz.element;
+}
+
+// The export buttons and the embed snippets under a widget: { element (null
+// when both are hidden), refresh(state, hasVisual) } after each render.
+// onExport(kind): a button pressed ('png', 'svg', 'csv', 'json').
+function toolsPart(def, t, lang, { exportBar: withExport, embed: withEmbed }, onExport) {
+  const tools = element('div', 'widget-tools');
+  const bar = element('div', 'export-bar');
+  bar.append(element('span', 'export-label', t.rich('export')));
+  const button = (label, kind) => {
+    const b = element('button', 'export-button', t.rich(label));
+    b.type = 'button';
+    b.dataset.export = kind;
+    b.addEventListener('click', () => onExport(kind));
+    bar.append(b);
+    return b;
+  };
+  const visualButtons = [button('exportPng', 'png'), button('exportSvg', 'svg')];
+  button('exportCsv', 'csv');
+  button('exportJson', 'json');
+  if (withExport) tools.append(bar);
+  let snippets = null;
+  if (withEmbed) {
+    const details = element('details', 'embed');
+    details.append(element('summary', '', t.rich('embed')));
+    const iframe = codeBlock('', t), script = codeBlock('', t);
+    details.append(element('p', 'embed-label', t.rich('embedIframe')), iframe.element, element('p', 'embed-label', t.rich('embedScript')), script.element);
+    snippets = { iframe, script };
+    tools.append(details);
+  }
+  return {
+    element: tools.childElementCount ? tools : null,
+    refresh(state, hasVisual) {
+      visualButtons.forEach((b) => { b.hidden = !hasVisual; });
+      if (!snippets) return;
+      const s = embedSnippets(def, state, lang);
+      snippets.iframe.set(s.iframe);
+      snippets.script.set(s.script);
+    },
+  };
+}
+
+// Downloads what def.exports gives for data as kind: 'csv', 'json' (with the
+// state as the URL holds it), 'svg' or 'png' (its visual). Throws what failed.
+async function exportAs(def, kind, data, state, t) {
+  const out = def.exports(data, state, t);
+  const name = `${def.name}`;
+  if (kind === 'csv') {
+    const { header, rows } = out.csv();
+    download(`${name}.csv`, toCsv(header, rows), 'text/csv');
+  } else if (kind === 'json') {
+    // the state as the URL holds it: a widget may keep more (the speed widget's measurements)
+    download(`${name}.json`, toJson({ widget: def.name, state: publicState(state, def.controls), ...(await out.json()) }), 'application/json');
+  } else {
+    const doc = svgDocument(out.visual());
+    if (kind === 'svg') download(`${name}.svg`, doc.text, 'image/svg+xml');
+    else download(`${name}.png`, await svgToPng(doc), 'image/png');
+  }
+}
+
 // root: the element to fill; def: the widget definition.
 // options: { lang, state, onChange(state), onReady(), onError(message), embedded, heading, hide, after }
 //   onChange: the state as its controls hold it (the keys of a URL), after each change of it made in
@@ -103,183 +178,122 @@ function buildQuiz(quiz, t) {
 export function mountWidget(root, def, { lang = 'en', state: initial = {}, onChange = () => {}, onReady = () => {}, onError = () => {},
   embedded = false, heading = 'h2', hide = [], after = null } = {}) {
   const t = translator(lang, def.name);
-  let state = { ...def.defaults, ...initial };
-  let data = null;
-  let latest = 0;
-  let ready = false;
-  const lifetime = new AbortController();
-  let said = JSON.stringify(publicState(state, def.controls));  // the public state onChange last saw
+  // the mount: what update(), showError() and unmount() below share
+  const m = {
+    root, def, t, onReady, onError, state: { ...def.defaults, ...initial }, data: null, view: null, latest: 0, ready: false,
+    lifetime: new AbortController(),
+  };
+  let said = JSON.stringify(publicState(m.state, def.controls));  // the public state onChange last saw
 
   root.classList.add('widget');
   root.lang = languageTag(lang);
-  const title = element(heading, 'widget-title', t.rich('title'));
-  const intro = element('p', 'widget-intro', t.rich('intro'));
   // quiet: keep the state (and the URL) without recomputing, for a selection
   // the widget already shows (a focused cell: re-drawing would lose the focus)
   const setState = (next, { quiet = false } = {}) => {
-    if (lifetime.signal.aborted) return;
-    state = { ...state, ...next };
-    const shown = publicState(state, def.controls);
+    if (m.lifetime.signal.aborted) return;
+    m.state = { ...m.state, ...next };
+    const shown = publicState(m.state, def.controls);
     if (JSON.stringify(shown) !== said) {
       said = JSON.stringify(shown);
       onChange(shown);
     }
-    if (!quiet) update();
+    if (!quiet) update(m);
   };
-  const controls = buildControls(def.controls, t, (key, value) => setState({ [key]: value }));
-  const body = element('div', 'widget-body');
-  const alert = element('p', 'widget-error');
-  alert.setAttribute('role', 'alert');
-  alert.hidden = true;
-  const ctx = { t, lang, get state() { return state; }, setState, module: loadAttention, signal: lifetime.signal };
+  m.controls = buildControls(def.controls, t, (key, value) => setState({ [key]: value }));
+  m.body = element('div', 'widget-body');
+  m.alert = element('p', 'widget-error');
+  m.alert.setAttribute('role', 'alert');
+  m.alert.hidden = true;
+  m.ctx = { t, lang, get state() { return m.state; }, setState, module: loadAttention, signal: m.lifetime.signal };
   // built at once, or for a lazy widget when it first comes near the screen (or is changed)
-  let view = null;
-  const built = () => (view ??= def.build(body, ctx));
-  if (def.lazy) body.append(element('p', 'widget-loading', t.rich('loading')));
-  else built();
+  if (def.lazy) m.body.append(element('p', 'widget-loading', t.rich('loading')));
+  else m.view = def.build(m.body, m.ctx);
 
   const shown = (part) => !hide.includes(part);
-  const parts = [...(shown('title') ? [title] : []), ...(shown('intro') ? [intro] : []), controls.element, alert, body];
-  let quiz = null;
-  if (def.quiz && shown('quiz')) {
-    quiz = buildQuiz(def.quiz, t);
-    quiz.reveal.addEventListener('click', () => {
-      if (!data) return;
-      const right = def.quiz.answer(data, state);
-      const guess = quiz.guess();
-      const option = def.quiz.options.find((o) => o.value === guess);
-      const verdict = guess ? [t.rich('yourGuess', { guess: t(option.label) }), ' ', t.rich(guess === right ? 'correct' : 'wrong'), ' '] : [];
-      quiz.answer.replaceChildren(...verdict, def.quiz.explain(data, state, t));
-      quiz.answer.hidden = false;
-    });
-    parts.push(quiz.element);
-  }
+  m.tools = toolsPart(def, t, lang, { exportBar: shown('export'), embed: !embedded && shown('embed') }, (kind) => {
+    if (m.data) exportAs(def, kind, m.data, m.state, t).catch((error) => showError(m, error));
+  });
+  m.parts = [
+    shown('title') && element(heading, 'widget-title', t.rich('title')), shown('intro') && element('p', 'widget-intro', t.rich('intro')),
+    m.controls.element, m.alert, m.body, def.quiz && shown('quiz') && quizPart(def, t, () => m), m.tools.element,
+  ].filter(Boolean);
+  root.replaceChildren(...m.parts);
 
-  // export buttons and the embed snippet
-  const tools = element('div', 'widget-tools');
-  const exportBar = element('div', 'export-bar');
-  exportBar.append(element('span', 'export-label', t.rich('export')));
-  const button = (label, kind) => {
-    const b = element('button', 'export-button', t.rich(label));
-    b.type = 'button';
-    b.dataset.export = kind;
-    b.addEventListener('click', () => exportAs(kind));
-    exportBar.append(b);
-    return b;
-  };
-  const visualButtons = [button('exportPng', 'png'), button('exportSvg', 'svg')];
-  button('exportCsv', 'csv');
-  button('exportJson', 'json');
-  if (shown('export')) tools.append(exportBar);
-  let snippets = null;
-  if (!embedded && shown('embed')) {
-    const details = element('details', 'embed');
-    details.append(element('summary', '', t.rich('embed')));
-    const iframe = codeBlock('', t), script = codeBlock('', t);
-    details.append(element('p', 'embed-label', t.rich('embedIframe')), iframe.element, element('p', 'embed-label', t.rich('embedScript')), script.element);
-    snippets = { iframe, script };
-    tools.append(details);
-  }
-  if (tools.childElementCount) parts.push(tools);
-  root.replaceChildren(...parts);
-
-  async function exportAs(kind) {
-    if (!data) return;
-    const out = def.exports(data, state, t);
-    const name = `${def.name}`;
-    try {
-      if (kind === 'csv') {
-        const { header, rows } = out.csv();
-        download(`${name}.csv`, toCsv(header, rows), 'text/csv');
-      } else if (kind === 'json') {
-        // the state as the URL holds it: a widget may keep more (the speed widget's measurements)
-        download(`${name}.json`, toJson({ widget: def.name, state: publicState(state, def.controls), ...(await out.json()) }), 'application/json');
-      } else {
-        const doc = svgDocument(out.visual());
-        if (kind === 'svg') download(`${name}.svg`, doc.text, 'image/svg+xml');
-        else download(`${name}.png`, await svgToPng(doc), 'image/png');
-      }
-    } catch (error) {
-      showError(error);
-    }
-  }
-
-  function showError(error) {
-    alert.hidden = !error;
-    const message = error?.name === 'ExportError' ? t(error.message) : error?.message;
-    alert.textContent = !error ? '' : error.name === 'InputError' ? message : t('error', { message });
-    root.classList.toggle('has-error', Boolean(error));
-    if (error) onError(alert.textContent);
-  }
-
-  async function update() {
-    if (!view) {
-      body.replaceChildren();
-      built();
-    }
-    const token = ++latest;
-    controls.sync(state);
-    root.setAttribute('aria-busy', 'true');
-    let next = null, error = null;
-    try {
-      const att = await loadAttention();
-      next = await def.compute(att, state, t);  // a promise for a widget whose data loads (real-model)
-    } catch (e) {
-      error = e instanceof Error ? e : new Error(String(e));
-    }
-    if (token !== latest || lifetime.signal.aborted) return;
-    showError(error);
-    if (next) {
-      data = next;
-      await def.render(view, data, state, ctx);  // a widget may draw in slices (real-model): ready after the last
-      if (token !== latest || lifetime.signal.aborted) return;
-    }
-    const hasVisual = Boolean(data && def.exports(data, state, t).visual);
-    visualButtons.forEach((b) => { b.hidden = !hasVisual; });
-    if (snippets) {
-      const s = embedSnippets(def, state, lang);
-      snippets.iframe.set(s.iframe);
-      snippets.script.set(s.script);
-    }
-    root.removeAttribute('aria-busy');
-    root.dataset.ready = 'true';
-    if (data && !ready) {
-      ready = true;
-      onReady();
-    }
-  }
-
-  function unmount() {
-    if (lifetime.signal.aborted) return;
-    latest += 1;  // a compute in flight draws nothing
-    try {
-      if (view) def.dispose?.(view);
-    } finally {
-      lifetime.abort();
-      // its own parts only: a newer mount may already fill root (a quick second language switch)
-      for (const part of parts) part.remove();
-      if (!root.firstChild) {
-        root.classList.remove('widget', 'has-error');
-        root.removeAttribute('aria-busy');
-        delete root.dataset.ready;
-      }
-    }
-  }
-
-  if (!def.lazy) update();
+  if (!def.lazy) update(m);
   else {
     Promise.resolve(after).finally(() => {
-      if (!lifetime.signal.aborted) whenNear(root, update, lifetime.signal, '50% 0px');  // within half a screen
+      if (!m.lifetime.signal.aborted) whenNear(root, () => update(m), m.lifetime.signal, '50% 0px');  // within half a screen
     });
   }
   return {
-    update, get state() { return state; }, get data() { return data; }, unmount, lazy: Boolean(def.lazy),
+    update: () => update(m), get state() { return m.state; }, get data() { return m.data; }, unmount: () => unmount(m),
+    lazy: Boolean(def.lazy),
     // a change from outside (the embed's API): no onChange, which is for the reader's changes
     setState(next) {
-      if (lifetime.signal.aborted) return;
-      state = { ...state, ...next };
-      said = JSON.stringify(publicState(state, def.controls));
-      update();
+      if (m.lifetime.signal.aborted) return;
+      m.state = { ...m.state, ...next };
+      said = JSON.stringify(publicState(m.state, def.controls));
+      update(m);
     },
   };
+}
+
+// The widget's error line: error's message in the reader's language, or hidden (null).
+function showError(m, error) {
+  m.alert.hidden = !error;
+  const message = error?.name === 'ExportError' ? m.t(error.message) : error?.message;
+  m.alert.textContent = !error ? '' : error.name === 'InputError' ? message : m.t('error', { message });
+  m.root.classList.toggle('has-error', Boolean(error));
+  if (error) m.onError(m.alert.textContent);
+}
+
+// state -> compute -> render; a newer update (its token) or an unmount drops this one.
+async function update(m) {
+  const { def, root } = m;
+  if (!m.view) {
+    m.body.replaceChildren();
+    m.view = def.build(m.body, m.ctx);
+  }
+  const token = ++m.latest;
+  const stale = () => token !== m.latest || m.lifetime.signal.aborted;
+  m.controls.sync(m.state);
+  root.setAttribute('aria-busy', 'true');
+  let next = null, error = null;
+  try {
+    next = await def.compute(await loadAttention(), m.state, m.t);  // a promise for a widget whose data loads (real-model)
+  } catch (e) {
+    error = e instanceof Error ? e : new Error(String(e));
+  }
+  if (stale()) return;
+  showError(m, error);
+  if (next) {
+    m.data = next;
+    await def.render(m.view, m.data, m.state, m.ctx);  // a widget may draw in slices (real-model): ready after the last
+    if (stale()) return;
+  }
+  m.tools.refresh(m.state, Boolean(m.data && def.exports(m.data, m.state, m.t).visual));
+  root.removeAttribute('aria-busy');
+  root.dataset.ready = 'true';
+  if (m.data && !m.ready) {
+    m.ready = true;
+    m.onReady();
+  }
+}
+
+// Stops the widget: its dispose(view), ctx.signal aborted, its parts removed; a second call does nothing.
+function unmount(m) {
+  if (m.lifetime.signal.aborted) return;
+  m.latest += 1;  // a compute in flight draws nothing
+  try {
+    if (m.view) m.def.dispose?.(m.view);
+  } finally {
+    m.lifetime.abort();
+    // its own parts only: a newer mount may already fill root (a quick second language switch)
+    for (const part of m.parts) part.remove();
+    if (!m.root.firstChild) {
+      m.root.classList.remove('widget', 'has-error');
+      m.root.removeAttribute('aria-busy');
+      delete m.root.dataset.ready;
+    }
+  }
 }

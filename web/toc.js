@@ -26,6 +26,40 @@ function fragmentId(hash) {
   }
 }
 
+// One link per section, in list: section id -> its <a> (its title comes later).
+function linkList(list, sections) {
+  const links = new Map();
+  list.replaceChildren(...sections.map((section) => {
+    const link = element('a', 'toc-link');
+    link.href = `#${encodeURIComponent(section.id)}`;
+    links.set(section.id, link);
+    const item = element('li', 'toc-item');
+    item.append(link);
+    return item;
+  }));
+  return links;
+}
+
+// The menu's toggle, Escape, a chosen link (marked, the menu closed), and a
+// click or focus outside the open menu, which closes it.
+function listen(nav, toggle, list, { isOpen, setOpen, mark }) {
+  toggle.addEventListener('click', () => setOpen(!isOpen()));
+  nav.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && isOpen()) {
+      event.preventDefault();
+      setOpen(false, { focusToggle: true });
+    }
+  });
+  list.addEventListener('click', (event) => {
+    const link = event.target.closest('a.toc-link');
+    if (!link) return;
+    mark(fragmentId(link.hash));
+    setOpen(false);
+  });
+  document.addEventListener('click', (event) => { if (isOpen() && !nav.contains(event.target)) setOpen(false); });
+  nav.addEventListener('focusout', (event) => { if (isOpen() && event.relatedTarget && !nav.contains(event.relatedTarget)) setOpen(false); });
+}
+
 // nav: the <nav class="toc"> of index.html, holding .toc-toggle, .toc-list
 // and .toc-current. root: where the sections are (document by default).
 export function createToc(nav, { root = document } = {}) {
@@ -81,16 +115,7 @@ export function createToc(nav, { root = document } = {}) {
     const ids = sections.map((s) => s.id);
     const same = ids.length === links.size && ids.every((id) => links.has(id));
     if (!same) {
-      links = new Map();
-      const items = sections.map((section) => {
-        const link = element('a', 'toc-link');
-        link.href = `#${encodeURIComponent(section.id)}`;
-        links.set(section.id, link);
-        const item = element('li', 'toc-item');
-        item.append(link);
-        return item;
-      });
-      list.replaceChildren(...items);
+      links = linkList(list, sections);
       observe(sections);
     }
     for (const section of sections) links.get(section.id).textContent = sectionTitle(section);
@@ -100,23 +125,7 @@ export function createToc(nav, { root = document } = {}) {
     pick();
   }
 
-  toggle.addEventListener('click', () => setOpen(!isOpen()));
-  nav.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && isOpen()) {
-      event.preventDefault();
-      setOpen(false, { focusToggle: true });
-    }
-  });
-  list.addEventListener('click', (event) => {
-    const link = event.target.closest('a.toc-link');
-    if (!link) return;
-    const id = fragmentId(link.hash);
-    mark(id);
-    setOpen(false);
-  });
-  // a click or focus outside the open menu closes it
-  document.addEventListener('click', (event) => { if (isOpen() && !nav.contains(event.target)) setOpen(false); });
-  nav.addEventListener('focusout', (event) => { if (isOpen() && event.relatedTarget && !nav.contains(event.relatedTarget)) setOpen(false); });
+  listen(nav, toggle, list, { isOpen, setOpen, mark });
 
   // A link to a section (#masking) was followed while the widgets were still
   // empty: the browser jumped to where the section was then. Jump again once

@@ -21,154 +21,162 @@ export const MAX_STEPS = 20000;
 const ANSWER_MS = 20000;
 
 export function createController({ loadAttention, createEngine, worker, onSnapshot, onStatus, onRest, onError, onStart = () => {}, maxSteps = MAX_STEPS }) {
-  let key = null;             // the options trained now, as JSON
-  let options = null;
-  let speed = 1;
-  let running = false;
-  let inflight = false;       // an advance not answered yet
-  let replaying = 0;          // the step a shared link asks for, until reached
-  let stopping = false;       // a pause's cancel not answered yet
-  let latest = null;          // the newest snapshot
-  let frame = 0;
-  let rate = { step: 0, time: 0, perSecond: 0 };
-  let mode = 'starting';
-  const waiting = [];         // [{ test, resolve }] of answered()
-
-  const status = () => ({ mode, running, replaying, stopping, step: latest?.step ?? 0, stepsPerSecond: rate.perSecond });
-  const tell = () => onStatus(status());
-
-  const runner = createRunner({
-    loadAttention,
-    createEngine,
-    worker,
-    onMode: (next) => { mode = next; tell(); },
-    onMessage(message) {
-      if (message.type === 'error') {
-        running = false;
-        inflight = false;
-        replaying = 0;
-        stopping = false;
-        onError(message.message);
-        settle(null);
-        tell();
-        return;
-      }
-      const { snapshot, done } = message;
-      if (snapshot.step === 0 && done) onStart(snapshot);
-      measure(snapshot.step);
-      latest = snapshot;
-      if (done) { inflight = false; stopping = false; }
-      if (replaying && snapshot.step >= replaying) replaying = 0;
-      if (done && !running && !replaying) onRest(snapshot.step);
-      if (snapshot.step >= maxSteps && running) pause();
-      schedule();
-    },
+  // the controller: what the functions below share
+  const c = {
+    onSnapshot, onStatus, onRest, onError, onStart, maxSteps,
+    key: null,          // the options trained now, as JSON
+    options: null,
+    speed: 1,
+    running: false,
+    inflight: false,    // an advance not answered yet
+    replaying: 0,       // the step a shared link asks for, until reached
+    stopping: false,    // a pause's cancel not answered yet
+    latest: null,       // the newest snapshot
+    frame: 0,
+    rate: { step: 0, time: 0, perSecond: 0 },
+    mode: 'starting',
+    waiting: [],        // [{ test, resolve }] of answered()
+  };
+  c.runner = createRunner({
+    loadAttention, createEngine, worker,
+    onMode: (next) => { c.mode = next; tell(c); },
+    onMessage: (message) => receive(c, message),
   });
-
-  // answered() promises: kept while the snapshot drawn fails their test; all go on an error (null)
-  function settle(snapshot) {
-    const still = [];
-    for (const wait of waiting.splice(0)) {
-      if (snapshot === null || wait.test(snapshot)) wait.resolve();
-      else still.push(wait);
-    }
-    waiting.push(...still);
-  }
-
-  function measure(step) {
-    const now = performance.now();
-    if (!running) { rate = { step, time: now, perSecond: rate.perSecond }; return; }
-    const dt = now - rate.time;
-    if (dt >= 500) rate = { step, time: now, perSecond: ((step - rate.step) * 1000) / dt };
-  }
-
-  // one drawing per frame, of the newest snapshot; the next advance when running
-  function schedule() {
-    if (frame) return;
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      if (latest) {
-        onSnapshot(latest);
-        settle(latest);
-      }
-      tell();
-      if (running && !inflight) {
-        inflight = true;
-        runner.advance(Math.min(speed, maxSteps - (latest?.step ?? 0)));
-      }
-    });
-  }
-
-  function restart(steps) {
-    running = false;
-    inflight = steps > 0;
-    replaying = steps;
-    stopping = false;
-    latest = null;
-    runner.reset(options);
-    if (steps > 0) runner.advance(steps);
-    tell();
-  }
-
-  // stops training, or the replay of a link's steps: it rests where it stopped
-  function pause() {
-    if (!running && !replaying) return;
-    // a replay's advance is in flight though the reset's own snapshot (done) came first
-    const asked = inflight || replaying > 0;
-    running = false;
-    replaying = 0;
-    if (asked) {
-      stopping = true;
-      runner.cancel();  // the snapshot where it stopped follows, and rests
-    }
-    else if (latest) { onRest(latest.step); schedule(); }
-    tell();
-  }
 
   return {
     sync(nextOptions, steps, nextSpeed) {
-      speed = nextSpeed;
+      c.speed = nextSpeed;
       const nextKey = JSON.stringify(nextOptions);
-      if (nextKey === key) return;
-      const first = key === null;
-      key = nextKey;
-      options = nextOptions;
-      restart(first ? Math.min(steps, maxSteps) : 0);
+      if (nextKey === c.key) return;
+      const first = c.key === null;
+      c.key = nextKey;
+      c.options = nextOptions;
+      restart(c, first ? Math.min(steps, maxSteps) : 0);
       if (!first) onRest(0);
     },
     train() {
-      if (running || !options) return;
-      running = true;
-      replaying = 0;
-      rate = { step: latest?.step ?? 0, time: performance.now(), perSecond: 0 };
-      schedule();
-      tell();
+      if (c.running || !c.options) return;
+      c.running = true;
+      c.replaying = 0;
+      c.rate = { step: c.latest?.step ?? 0, time: performance.now(), perSecond: 0 };
+      schedule(c);
+      tell(c);
     },
-    pause,
-    view(settings) { runner.view(settings); },
+    pause: () => pause(c),
+    view(settings) { c.runner.view(settings); },
     answered(test = () => true) {
       return new Promise((resolve) => {
         const timer = setTimeout(resolve, ANSWER_MS);
-        waiting.push({ test, resolve: () => { clearTimeout(timer); resolve(); } });
+        c.waiting.push({ test, resolve: () => { clearTimeout(timer); resolve(); } });
       });
     },
-    parameters: () => runner.parameters(),
+    parameters: () => c.runner.parameters(),
     stepOnce() {
-      if (running) pause();
-      if (inflight || replaying) return;
-      inflight = true;
-      runner.advance(1);
+      if (c.running) pause(c);
+      if (c.inflight || c.replaying) return;
+      c.inflight = true;
+      c.runner.advance(1);
     },
     reset() {
-      restart(0);
+      restart(c, 0);
       onRest(0);
     },
-    get latest() { return latest; },
-    get status() { return status(); },
+    get latest() { return c.latest; },
+    get status() { return status(c); },
     dispose() {
-      cancelAnimationFrame(frame);
-      runner.dispose();
-      settle(null);
+      cancelAnimationFrame(c.frame);
+      c.runner.dispose();
+      settle(c, null);
     },
   };
+}
+
+const status = (c) => ({
+  mode: c.mode, running: c.running, replaying: c.replaying, stopping: c.stopping, step: c.latest?.step ?? 0, stepsPerSecond: c.rate.perSecond,
+});
+const tell = (c) => c.onStatus(status(c));
+
+// a message of the runner: a snapshot (done: the answer to an advance or a reset), or an error
+function receive(c, message) {
+  if (message.type === 'error') {
+    c.running = false;
+    c.inflight = false;
+    c.replaying = 0;
+    c.stopping = false;
+    c.onError(message.message);
+    settle(c, null);
+    tell(c);
+    return;
+  }
+  const { snapshot, done } = message;
+  if (snapshot.step === 0 && done) c.onStart(snapshot);
+  measure(c, snapshot.step);
+  c.latest = snapshot;
+  if (done) { c.inflight = false; c.stopping = false; }
+  if (c.replaying && snapshot.step >= c.replaying) c.replaying = 0;
+  if (done && !c.running && !c.replaying) c.onRest(snapshot.step);
+  if (snapshot.step >= c.maxSteps && c.running) pause(c);
+  schedule(c);
+}
+
+// answered() promises: kept while the snapshot drawn fails their test; all go on an error (null)
+function settle(c, snapshot) {
+  const still = [];
+  for (const wait of c.waiting.splice(0)) {
+    if (snapshot === null || wait.test(snapshot)) wait.resolve();
+    else still.push(wait);
+  }
+  c.waiting.push(...still);
+}
+
+function measure(c, step) {
+  const now = performance.now();
+  if (!c.running) { c.rate = { step, time: now, perSecond: c.rate.perSecond }; return; }
+  const dt = now - c.rate.time;
+  if (dt >= 500) c.rate = { step, time: now, perSecond: ((step - c.rate.step) * 1000) / dt };
+}
+
+// one drawing per frame, of the newest snapshot; the next advance when running
+function schedule(c) {
+  if (c.frame) return;
+  c.frame = requestAnimationFrame(() => {
+    c.frame = 0;
+    if (c.latest) {
+      c.onSnapshot(c.latest);
+      settle(c, c.latest);
+    }
+    tell(c);
+    if (c.running && !c.inflight) {
+      c.inflight = true;
+      c.runner.advance(Math.min(c.speed, c.maxSteps - (c.latest?.step ?? 0)));
+    }
+  });
+}
+
+function restart(c, steps) {
+  c.running = false;
+  c.inflight = steps > 0;
+  c.replaying = steps;
+  c.stopping = false;
+  c.latest = null;
+  c.runner.reset(c.options);
+  if (steps > 0) c.runner.advance(steps);
+  tell(c);
+}
+
+// stops training, or the replay of a link's steps: it rests where it stopped
+function pause(c) {
+  if (!c.running && !c.replaying) return;
+  // a replay's advance is in flight though the reset's own snapshot (done) came first
+  const asked = c.inflight || c.replaying > 0;
+  c.running = false;
+  c.replaying = 0;
+  if (asked) {
+    c.stopping = true;
+    c.runner.cancel();  // the snapshot where it stopped follows, and rests
+  } else if (c.latest) {
+    c.onRest(c.latest.step);
+    schedule(c);
+  }
+  tell(c);
 }

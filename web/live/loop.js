@@ -21,78 +21,46 @@
 import { errorMessage, TO_LOOP } from './protocol.js';
 
 export function createLoop(engine, { sliceMs, post, now = () => performance.now() }) {
-  const fullEveryMs = engine.fullEveryMs ?? 0;
-  let remaining = 0;      // steps asked for and not taken
-  let timer = 0;
-  let ready = false;      // a model is there to step
-  let id = 0;             // the newest reset's: an older reset's end is ignored
-  let lastFull = -Infinity;
-
-  function fail(error) {
-    remaining = 0;
-    post({ type: 'error', id, message: errorMessage(error) });
-  }
-  function send(done) {
-    const full = done || now() - lastFull >= fullEveryMs;
-    if (full) lastFull = now();
-    post({ type: 'snapshot', id, snapshot: engine.snapshot(full), done });
-  }
-  // one slice of steps, and its snapshot
-  function tick() {
-    timer = 0;
-    try {
-      const start = now();
-      do {
-        engine.step();
-        remaining -= 1;
-      } while (remaining > 0 && now() - start < sliceMs);
-      send(remaining === 0);
-    } catch (error) {
-      fail(error);
-      return;
-    }
-    if (remaining > 0) timer = setTimeout(tick, 0);
-  }
-  function stop() {
-    clearTimeout(timer);
-    timer = 0;
-    remaining = 0;
-  }
-  // a snapshot where it rests, or the error that stops it
-  function rest() {
-    try { send(true); } catch (error) { fail(error); }
-  }
-
+  // the loop: what the functions below share
+  const l = {
+    engine, sliceMs, post, now,
+    fullEveryMs: engine.fullEveryMs ?? 0,
+    remaining: 0,       // steps asked for and not taken
+    timer: 0,
+    ready: false,       // a model is there to step
+    id: 0,              // the newest reset's: an older reset's end is ignored
+    lastFull: -Infinity,
+  };
   const act = {
-    reset({ options, id: mine = id + 1 }) {
-      stop();
-      ready = false;
-      id = mine;
+    reset({ options, id: mine = l.id + 1 }) {
+      stop(l);
+      l.ready = false;
+      l.id = mine;
       engine.reset(options).then(() => {
-        if (mine !== id) return;
-        ready = true;
-        rest();
-        if (remaining > 0 && !timer) timer = setTimeout(tick, 0);
-      }, (error) => { if (mine === id) fail(error); });
+        if (mine !== l.id) return;
+        l.ready = true;
+        rest(l);
+        if (l.remaining > 0 && !l.timer) l.timer = setTimeout(() => tick(l), 0);
+      }, (error) => { if (mine === l.id) fail(l, error); });
     },
     advance({ n }) {
-      remaining += n;
-      if (ready && !timer) timer = setTimeout(tick, 0);
+      l.remaining += n;
+      if (l.ready && !l.timer) l.timer = setTimeout(() => tick(l), 0);
     },
     cancel() {
-      const was = remaining > 0;
-      stop();
-      if (was && ready) rest();
+      const was = l.remaining > 0;
+      stop(l);
+      if (was && l.ready) rest(l);
     },
     view({ settings }) {
       engine.setView?.(settings);
-      if (!ready) return;
-      if (timer) lastFull = -Infinity;  // training: the next snapshot is a full one
-      else rest();
+      if (!l.ready) return;
+      if (l.timer) l.lastFull = -Infinity;  // training: the next snapshot is a full one
+      else rest(l);
     },
     parameters({ ask }) {
       try {
-        post({ type: 'parameters', ask, parameters: ready ? engine.parameters() : null });
+        post({ type: 'parameters', ask, parameters: l.ready ? engine.parameters() : null });
       } catch (error) {
         post({ type: 'parameters', ask, error: errorMessage(error) });
       }
@@ -105,9 +73,48 @@ export function createLoop(engine, { sliceMs, post, now = () => performance.now(
       act[message.type](message);
     },
     dispose() {
-      stop();
-      id += 1;
+      stop(l);
+      l.id += 1;
       engine.dispose();
     },
   };
+}
+
+function fail(l, error) {
+  l.remaining = 0;
+  l.post({ type: 'error', id: l.id, message: errorMessage(error) });
+}
+
+function send(l, done) {
+  const full = done || l.now() - l.lastFull >= l.fullEveryMs;
+  if (full) l.lastFull = l.now();
+  l.post({ type: 'snapshot', id: l.id, snapshot: l.engine.snapshot(full), done });
+}
+
+// one slice of steps, and its snapshot
+function tick(l) {
+  l.timer = 0;
+  try {
+    const start = l.now();
+    do {
+      l.engine.step();
+      l.remaining -= 1;
+    } while (l.remaining > 0 && l.now() - start < l.sliceMs);
+    send(l, l.remaining === 0);
+  } catch (error) {
+    fail(l, error);
+    return;
+  }
+  if (l.remaining > 0) l.timer = setTimeout(() => tick(l), 0);
+}
+
+function stop(l) {
+  clearTimeout(l.timer);
+  l.timer = 0;
+  l.remaining = 0;
+}
+
+// a snapshot where it rests, or the error that stops it
+function rest(l) {
+  try { send(l, true); } catch (error) { fail(l, error); }
 }

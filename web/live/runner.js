@@ -18,111 +18,122 @@ import { createLoop } from './loop.js';
 const MAIN_SLICE_MS = 4;
 
 export function createRunner({ loadAttention, createEngine, worker: kind, onMessage, onMode }) {
-  let mode = 'starting';
-  let worker = null;
-  let loop = null;
-  let options = null;   // the last reset's, to replay where the worker fails
-  let goal = 0;         // the step asked for since that reset (null after a cancel: the next snapshot says)
-  let settings = null;  // the last view message (what a snapshot shows besides training), replayed too
-  const queue = [];     // messages for a worker that has not loaded its module yet
-  let disposed = false;
-  let falling = false;
-  const asked = new Map();  // ask -> resolve, for parameters()
-  let nextAsk = 0;
-  let resetId = 0;          // the newest reset's id: what the loop sends about an older one is stale
-
-  const setMode = (next) => { mode = next; onMode(next); };
-
-  function receive(message) {
-    if (disposed) return;
-    if (message.type === 'parameters') {
-      asked.get(message.ask)?.(message);
-      asked.delete(message.ask);
-      return;
-    }
-    if (message.id !== undefined && message.id !== resetId) return;
-    if (message.type === 'snapshot' && goal === null) goal = message.snapshot.step;
-    onMessage(message);
-  }
-
-  async function fallBack() {
-    if (disposed || falling) return;
-    falling = true;
-    worker?.terminate();
-    worker = null;
-    queue.length = 0;
-    const att = await loadAttention();
-    if (disposed) return;
-    loop = createLoop(createEngine(att), { sliceMs: MAIN_SLICE_MS, post: receive });
-    setMode('main');
-    if (settings) loop.receive(settings);
-    if (options) {
-      const target = goal ?? 0;
-      loop.receive({ type: 'reset', options, id: resetId });
-      if (target > 0) loop.receive({ type: 'advance', n: target });
-    }
-  }
-
-  function send(message) {
-    if (loop) {
-      loop.receive(message);
-    } else if (worker && mode === 'worker') {
-      worker.postMessage(message);
-    } else if (worker) {
-      queue.push(message);
-    }
-  }
-
-  try {
-    // throws where no worker can start: no Worker, a script embed from file://, a refusing host
-    worker = startWorker(kind);
-    worker.addEventListener('message', ({ data }) => {
-      if (data.type === 'ready') {
-        setMode('worker');
-        for (const message of queue.splice(0)) worker.postMessage(message);
-      } else if (data.type === 'failed') {
-        fallBack();
-      } else {
-        receive(data);
-      }
-    });
-    // a module that cannot load (refused, missing) or a worker that dies: train here instead
-    worker.addEventListener('error', (event) => { event.preventDefault(); fallBack(); });
-  } catch {
-    worker = null;
-  }
-  if (!worker) fallBack();
+  // the runner: what the functions below share
+  const r = {
+    loadAttention, createEngine, onMessage, onMode,
+    mode: 'starting',
+    worker: null,
+    loop: null,
+    options: null,    // the last reset's, to replay where the worker fails
+    goal: 0,          // the step asked for since that reset (null after a cancel: the next snapshot says)
+    settings: null,   // the last view message (what a snapshot shows besides training), replayed too
+    queue: [],        // messages for a worker that has not loaded its module yet
+    disposed: false,
+    falling: false,
+    asked: new Map(), // ask -> resolve, for parameters()
+    nextAsk: 0,
+    resetId: 0,       // the newest reset's id: what the loop sends about an older one is stale
+  };
+  r.worker = listenTo(r, kind);
+  if (!r.worker) fallBack(r);
 
   return {
-    get mode() { return mode; },
+    get mode() { return r.mode; },
     reset(next) {
-      options = next;
-      goal = 0;
-      send({ type: 'reset', options: next, id: ++resetId });
+      r.options = next;
+      r.goal = 0;
+      send(r, { type: 'reset', options: next, id: ++r.resetId });
     },
     advance(n) {
-      if (goal !== null) goal += n;
-      send({ type: 'advance', n });
+      if (r.goal !== null) r.goal += n;
+      send(r, { type: 'advance', n });
     },
     cancel() {
-      goal = null;
-      send({ type: 'cancel' });
+      r.goal = null;
+      send(r, { type: 'cancel' });
     },
     view(next) {
-      settings = { type: 'view', settings: next };
-      send(settings);
+      r.settings = { type: 'view', settings: next };
+      send(r, r.settings);
     },
     parameters() {
-      const ask = ++nextAsk;
+      const ask = ++r.nextAsk;
       return new Promise((resolve, reject) => {
-        asked.set(ask, (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer.parameters)));
-        send({ type: 'parameters', ask });
+        r.asked.set(ask, (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer.parameters)));
+        send(r, { type: 'parameters', ask });
       });
     },
     dispose() {
-      disposed = true;
-      worker?.terminate();
-      loop?.dispose();
+      r.disposed = true;
+      r.worker?.terminate();
+      r.loop?.dispose();
     },
   };
+}
+
+const setMode = (r, next) => { r.mode = next; r.onMode(next); };
+
+// The worker of kind, started and listened to; null where none can start (no
+// Worker, a script embed from file://, a refusing host).
+function listenTo(r, kind) {
+  let worker;
+  try {
+    worker = startWorker(kind);
+  } catch {
+    return null;
+  }
+  worker.addEventListener('message', ({ data }) => {
+    if (data.type === 'ready') {
+      setMode(r, 'worker');
+      for (const message of r.queue.splice(0)) worker.postMessage(message);
+    } else if (data.type === 'failed') {
+      fallBack(r);
+    } else {
+      receive(r, data);
+    }
+  });
+  // a module that cannot load (refused, missing) or a worker that dies: train here instead
+  worker.addEventListener('error', (event) => { event.preventDefault(); fallBack(r); });
+  return worker;
+}
+
+function receive(r, message) {
+  if (r.disposed) return;
+  if (message.type === 'parameters') {
+    r.asked.get(message.ask)?.(message);
+    r.asked.delete(message.ask);
+    return;
+  }
+  if (message.id !== undefined && message.id !== r.resetId) return;
+  if (message.type === 'snapshot' && r.goal === null) r.goal = message.snapshot.step;
+  r.onMessage(message);
+}
+
+// training on the page, in slices, from where the worker was asked to be
+async function fallBack(r) {
+  if (r.disposed || r.falling) return;
+  r.falling = true;
+  r.worker?.terminate();
+  r.worker = null;
+  r.queue.length = 0;
+  const att = await r.loadAttention();
+  if (r.disposed) return;
+  r.loop = createLoop(r.createEngine(att), { sliceMs: MAIN_SLICE_MS, post: (message) => receive(r, message) });
+  setMode(r, 'main');
+  if (r.settings) r.loop.receive(r.settings);
+  if (r.options) {
+    const target = r.goal ?? 0;
+    r.loop.receive({ type: 'reset', options: r.options, id: r.resetId });
+    if (target > 0) r.loop.receive({ type: 'advance', n: target });
+  }
+}
+
+function send(r, message) {
+  if (r.loop) {
+    r.loop.receive(message);
+  } else if (r.worker && r.mode === 'worker') {
+    r.worker.postMessage(message);
+  } else if (r.worker) {
+    r.queue.push(message);
+  }
 }

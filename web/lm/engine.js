@@ -48,108 +48,106 @@ const copyMatrix = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from
 const message = (error) => (error instanceof Error ? error.message : String(error));
 
 export function createEngine(att, { now = () => performance.now() } = {}) {
-  let lm = null;
-  let spec = null;
-  let corpus = null;
-  let example = '';
-  let losses = [];        // the batch loss of step k at index k - 1
-  let evaluations = [];   // [{ step, loss }] on the held-out texts, at full snapshots
-  let scores = [];        // [{ step, previousLine, punctuation }] of the example (poems)
-  let unigram = NaN;
-  let step = 0;
-  let tokens = 0;         // characters predicted in training (the core counts them)
-  let trainMs = 0;        // time spent in the core's steps
-  let view = { temperature: 0.8, topK: 20, sample: 1, prefix: '' };
-
-  function dispose() {
-    lm?.delete();
-    lm = null;
-  }
-
-  function samples() {
-    const texts = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      texts.push(lm.generate({ prompt: '', maxTokens: spec.maxTokens, temperature: view.temperature, topK: view.topK, seed: view.sample + i }));
-    }
-    if (spec.period) {
-      // the form of each poem, and the share of all, from the core's check
-      return { texts, form: texts.map((text) => att.quatrainForm([text]).passed === 1), share: att.quatrainForm(texts).share };
-    }
-    const known = new Set(corpus.train);
-    return { texts, known: texts.map((text) => known.has(text)) };
-  }
-
-  function next() {
-    try {
-      const r = lm.next(view.prefix);
-      return { prefix: view.prefix, tokens: r.tokens, probabilities: Float32Array.from(r.probabilities) };
-    } catch (error) {
-      return { prefix: view.prefix, error: message(error) };
-    }
-  }
-
+  // the engine: what the functions below share
+  const e = {
+    att, lm: null, spec: null, corpus: null, example: '',
+    losses: [],        // the batch loss of step k at index k - 1
+    evaluations: [],   // [{ step, loss }] on the held-out texts, at full snapshots
+    scores: [],        // [{ step, previousLine, punctuation }] of the example (poems)
+    unigram: NaN,
+    step: 0,
+    tokens: 0,         // characters predicted in training (the core counts them)
+    trainMs: 0,        // time spent in the core's steps
+    view: { temperature: 0.8, topK: 20, sample: 1, prefix: '' },
+  };
+  const dispose = () => {
+    e.lm?.delete();
+    e.lm = null;
+  };
   return {
     fullEveryMs: 1000,
     async reset(options) {
       dispose();
-      spec = Object.hasOwn(CORPORA, options.corpus) ? CORPORA[options.corpus] : null;
-      if (!spec) throw new Error(`unknown corpus ${JSON.stringify(options.corpus)}`);
-      corpus = await loadCorpus(options.url);
+      e.spec = Object.hasOwn(CORPORA, options.corpus) ? CORPORA[options.corpus] : null;
+      if (!e.spec) throw new Error(`unknown corpus ${JSON.stringify(options.corpus)}`);
+      e.corpus = await loadCorpus(options.url);
       const made = await att.createLanguageModel({
-        texts: corpus.train, heldOut: corpus.heldOut.slice(0, spec.heldOut),
-        layers: options.layers, heads: options.heads, dModel: options.dModel, seed: options.seed, batch: BATCH, ...spec.options,
+        texts: e.corpus.train, heldOut: e.corpus.heldOut.slice(0, e.spec.heldOut),
+        layers: options.layers, heads: options.heads, dModel: options.dModel, seed: options.seed, batch: BATCH, ...e.spec.options,
       });
       dispose();  // a reset that overtook this one may have made a model meanwhile
-      lm = made;
-      example = corpus.heldOut[0];
-      losses = [];
-      evaluations = [];
-      scores = [];
-      step = 0;
-      tokens = 0;
-      trainMs = 0;
-      unigram = NaN;
+      Object.assign(e, { lm: made, example: e.corpus.heldOut[0], losses: [], evaluations: [], scores: [], step: 0, tokens: 0, trainMs: 0, unigram: NaN });
     },
     step() {
       const start = now();
-      const r = lm.step(1);
-      trainMs += now() - start;
-      tokens += r.tokens;
-      step = r.step;
-      losses.push(r.loss);
+      const r = e.lm.step(1);
+      e.trainMs += now() - start;
+      e.tokens += r.tokens;
+      e.step = r.step;
+      e.losses.push(r.loss);
     },
     setView(settings) {
-      view = { ...view, ...settings };
+      e.view = { ...e.view, ...settings };
     },
-    snapshot(full) {
-      const light = { step, losses: Float64Array.from(losses), tokensPerSecond: trainMs > 0 ? (1000 * tokens) / trainMs : null, full };
-      if (!full) return light;
-      if (evaluations.at(-1)?.step !== step) {
-        const e = lm.evaluate();
-        unigram = e.unigramLoss;
-        evaluations.push({ step, loss: e.loss });
-      }
-      const attention = lm.attention(example);
-      if (spec.period && scores.at(-1)?.step !== step) scores.push({ step, ...lm.headScores(example, spec.period) });
-      const vocabulary = lm.vocabulary();
-      return {
-        ...light,
-        evaluations: evaluations.slice(),
-        unigram,
-        example: { text: example, tokens: attention.tokens, weights: attention.weights.map((layer) => layer.map(copyMatrix)) },
-        scores: scores.slice(),
-        samples: samples(),
-        next: next(),
-        vocabulary: { size: vocabulary.tokens.length, unknown: vocabulary.unknown, coverage: vocabulary.coverage },
-        parameters: lm.info().parameters,
-        corpus: { name: corpus.name, source: corpus.source, license: corpus.license, dataLicense: corpus.dataLicense ?? '',
-          train: corpus.train.length, heldOut: Math.min(spec.heldOut, corpus.heldOut.length) },
-      };
-    },
+    snapshot: (full) => snapshot(e, full),
     // every tensor by name, for the export
     parameters() {
-      return Object.fromEntries(Object.entries(lm.parameters()).map(([k, m]) => [k, { rows: m.rows, cols: m.cols, data: Array.from(m.data) }]));
+      return Object.fromEntries(Object.entries(e.lm.parameters()).map(([k, m]) => [k, { rows: m.rows, cols: m.cols, data: Array.from(m.data) }]));
     },
     dispose,
   };
+}
+
+// What the widget shows: the step, the losses and the speed; when full, also
+// the held-out loss, the example's maps and head scores, the samples, the next
+// characters, the vocabulary and the corpus.
+function snapshot(e, full) {
+  const { lm, spec, step, corpus } = e;
+  const light = { step, losses: Float64Array.from(e.losses), tokensPerSecond: e.trainMs > 0 ? (1000 * e.tokens) / e.trainMs : null, full };
+  if (!full) return light;
+  if (e.evaluations.at(-1)?.step !== step) {
+    const evaluation = lm.evaluate();
+    e.unigram = evaluation.unigramLoss;
+    e.evaluations.push({ step, loss: evaluation.loss });
+  }
+  const attention = lm.attention(e.example);
+  if (spec.period && e.scores.at(-1)?.step !== step) e.scores.push({ step, ...lm.headScores(e.example, spec.period) });
+  const vocabulary = lm.vocabulary();
+  return {
+    ...light,
+    evaluations: e.evaluations.slice(),
+    unigram: e.unigram,
+    example: { text: e.example, tokens: attention.tokens, weights: attention.weights.map((layer) => layer.map(copyMatrix)) },
+    scores: e.scores.slice(),
+    samples: samples(e),
+    next: next(e),
+    vocabulary: { size: vocabulary.tokens.length, unknown: vocabulary.unknown, coverage: vocabulary.coverage },
+    parameters: lm.info().parameters,
+    corpus: { name: corpus.name, source: corpus.source, license: corpus.license, dataLicense: corpus.dataLicense ?? '',
+      train: corpus.train.length, heldOut: Math.min(spec.heldOut, corpus.heldOut.length) },
+  };
+}
+
+// SAMPLES texts written with the view's temperature, top-k and seeds; the
+// poems' form (the core's check) or whether each name is in the training list
+function samples({ att, lm, spec, view, corpus }) {
+  const texts = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    texts.push(lm.generate({ prompt: '', maxTokens: spec.maxTokens, temperature: view.temperature, topK: view.topK, seed: view.sample + i }));
+  }
+  if (spec.period) {
+    return { texts, form: texts.map((text) => att.quatrainForm([text]).passed === 1), share: att.quatrainForm(texts).share };
+  }
+  const known = new Set(corpus.train);
+  return { texts, known: texts.map((text) => known.has(text)) };
+}
+
+// the most likely next characters after the view's prefix, or why there are none
+function next({ lm, view }) {
+  try {
+    const r = lm.next(view.prefix);
+    return { prefix: view.prefix, tokens: r.tokens, probabilities: Float32Array.from(r.probabilities) };
+  } catch (error) {
+    return { prefix: view.prefix, error: message(error) };
+  }
 }

@@ -33,12 +33,10 @@ import { formatNumber } from './format.js';
 // the cells drawNext() draws at a time (whole rows, at least one)
 export const SLICE_CELLS = 16;
 
-export function heatmap({
-  rowLabels, colLabels, values: given, allowed = null, min = 0, max = 1, digits = 2,
-  onCell = () => {}, selected = null, describe = null, title = '', maskedText = '−∞', inSlices = false,
-}) {
+// The map's geometry: the cell's size in pixels (18 to 48, the map near 420 px
+// across), the numbers' font, the margins the labels need, the whole size.
+function layoutOf(rowLabels, colLabels) {
   const rows = rowLabels.length, cols = colLabels.length;
-  let values = given;
   const cell = Math.max(18, Math.min(48, Math.floor(420 / Math.max(rows, cols))));
   // a whole number of pixels: each new size of a font is one more font lookup on the first draw
   const font = Math.round(Math.max(9, Math.min(13, cell * 0.34)));
@@ -46,130 +44,13 @@ export function heatmap({
   const top = Math.ceil(Math.max(...colLabels.map((l) => textWidth(l, 12)), 10) * 0.75) + 14;
   // a column label runs up and to the right (rotated 45°): room for the last ones' ends
   const right = Math.max(4, ...colLabels.map((l, j) => Math.ceil((j + 0.5 - cols) * cell + textWidth(l, 12) * 0.71) + 4));
-  const width = left + cols * cell + right, height = top + rows * cell + 4;
-  const root = svg('svg', {
-    class: 'heatmap', viewBox: `0 0 ${width} ${height}`, width, height,
-    role: 'group', 'aria-label': title, 'font-family': 'system-ui, sans-serif',
-  });
-  root.style.maxWidth = `${width}px`;
-  root.append(svg('title', {}, title));
+  return { rows, cols, cell, font, left, top, width: left + cols * cell + right, height: top + rows * cell + 4 };
+}
 
-  const span = max - min || 1;
-  const cellRect = svg('rect', { class: 'heatmap-cell', tabindex: -1, role: 'img', width: cell - 1, height: cell - 1, rx: 2 });
-  const valueText = svg('text');
-  const hatch = svg('g', { class: 'heatmap-hatch', stroke: '#ffffff', 'stroke-opacity': 0.45, 'pointer-events': 'none', 'aria-hidden': 'true' });
-  const numbers = cell >= 26 ? svg('g', { class: 'heatmap-values', 'font-size': font, 'text-anchor': 'middle',
-    'dominant-baseline': 'central', 'pointer-events': 'none', 'aria-hidden': 'true' }) : null;
-  const ring = svg('rect', { class: 'heatmap-ring', x: 1.5, y: 1.5, width: cell - 3, height: cell - 3, rx: 2, fill: 'none', 'aria-hidden': 'true' });
-  // the numbers under the ring; the hatch joins them once a masked cell is drawn
-  if (numbers) root.append(numbers);
-  root.append(ring);
-
-  // the column labels, first of all (before the ring, the numbers and any cell)
-  let labelled = false;
-  function drawColumnLabels() {
-    const part = document.createDocumentFragment();
-    colLabels.forEach((label, j) => {
-      const x = left + j * cell + cell / 2, y = top - 6;
-      part.append(svg('text', { x, y, 'font-size': 12, fill: 'currentColor', transform: `rotate(-45 ${x} ${y})`, class: 'heatmap-col' }, label));
-    });
-    root.insertBefore(part, root.firstChild.nextSibling);
-    labelled = true;
-  }
-
-  const cells = new Array(rows * cols);  // each cell's <rect>, once drawn
-  const texts = new Array(rows * cols);  // each cell's number, once drawn (large cells only)
-  let current = [0, 0];                   // the cell in the tab order
-  let marked = null;                      // [i, j, kind]: the cell with the ring
-  // rows [drawnRows, drawnRows + count): their cells, hatches and numbers
-  let drawnRows = 0;
-  function drawRows(count) {
-    const end = Math.min(rows, drawnRows + count);
-    const cellPart = document.createDocumentFragment(), numberPart = document.createDocumentFragment();
-    for (let i = drawnRows; i < end; i++) {
-      cellPart.append(svg('text', { x: left - 6, y: top + i * cell + cell / 2, 'font-size': 12, fill: 'currentColor',
-        'text-anchor': 'end', 'dominant-baseline': 'central', class: 'heatmap-row' }, rowLabels[i]));
-      for (let j = 0; j < cols; j++) {
-        const v = values[i * cols + j];
-        const masked = allowed ? !allowed[i * cols + j] : false;
-        const t = (v - min) / span;
-        const x = left + j * cell, y = top + i * cell;
-        const shown = masked ? maskedText : formatNumber(v, { digits });
-        const rect = cellRect.cloneNode(false);
-        rect.setAttribute('x', x + 0.5);
-        rect.setAttribute('y', y + 0.5);
-        rect.setAttribute('fill', masked ? MASKED : viridis(t));
-        rect.dataset.i = i;
-        rect.dataset.j = j;
-        rect.setAttribute('aria-label', describe ? describe(i, j) : `${rowLabels[i]} → ${colLabels[j]}: ${shown}`);
-        if (i === current[0] && j === current[1]) rect.setAttribute('tabindex', 0);
-        if (marked && i === marked[0] && j === marked[1]) rect.classList.add(`is-${marked[2]}`);
-        cellPart.append(rect);
-        cells[i * cols + j] = rect;
-        if (masked) hatch.append(svg('line', { x1: x + 3, y1: y + cell - 3, x2: x + cell - 3, y2: y + 3 }));
-        if (numbers) {
-          const text = valueText.cloneNode(false);
-          text.setAttribute('x', x + cell / 2);
-          text.setAttribute('y', y + cell / 2);
-          text.setAttribute('fill', masked ? '#ffffff' : inkOn(t));
-          text.textContent = shown;
-          numberPart.append(text);
-          texts[i * cols + j] = text;
-        }
-      }
-    }
-    if (hatch.firstChild && !hatch.parentNode) root.insertBefore(hatch, numbers ?? ring);
-    root.insertBefore(cellPart, hatch.parentNode ? hatch : numbers ?? ring);
-    numbers?.append(numberPart);
-    drawnRows = end;
-    return drawnRows < rows;
-  }
-  function drawNext() {
-    if (!labelled) { drawColumnLabels(); return rows > 0; }
-    return drawRows(Math.max(1, Math.floor(SLICE_CELLS / cols)));
-  }
-  function drawAll() {
-    if (!labelled) drawColumnLabels();
-    drawRows(rows);
-  }
-
-  function update(next, nextDescribe = describe) {
-    if (next.length !== rows * cols) throw new Error(`heatmap.update: ${next.length} values for a ${rows} × ${cols} map`);
-    values = next;
-    describe = nextDescribe;
-    for (let k = 0; k < drawnRows * cols; k++) {
-      const i = Math.floor(k / cols), j = k % cols;
-      const v = values[k], t = (v - min) / span;
-      const masked = allowed ? !allowed[k] : false;
-      const shown = masked ? maskedText : formatNumber(v, { digits });
-      cells[k].setAttribute('aria-label', describe ? describe(i, j) : `${rowLabels[i]} → ${colLabels[j]}: ${shown}`);
-      if (masked) continue;  // grey, with its mark, whatever the value
-      cells[k].setAttribute('fill', viridis(t));
-      if (texts[k]) {
-        texts[k].textContent = shown;
-        texts[k].setAttribute('fill', inkOn(t));
-      }
-    }
-  }
-
-  // the ring on cell (i, j), and the cell's class: is-selected or is-partner
-  function mark(i, j, kind = 'selected') {
-    if (marked) cells[marked[0] * cols + marked[1]]?.classList.remove('is-selected', 'is-partner');
-    marked = [i, j, kind];
-    cells[i * cols + j]?.classList.add(`is-${kind}`);
-    ring.dataset.kind = kind;
-    ring.setAttribute('transform', `translate(${left + j * cell} ${top + i * cell})`);
-  }
-  function choose(i, j, focus) {
-    cells[current[0] * cols + current[1]]?.setAttribute('tabindex', -1);
-    current = [i, j];
-    const node = cells[i * cols + j];
-    node?.setAttribute('tabindex', 0);
-    mark(i, j);
-    if (focus && node && document.activeElement !== node) node.focus();
-    onCell(i, j);
-  }
-  // one listener of each kind for every cell: the cell is the event's nearest .heatmap-cell
+// The cell the keyboard, the mouse and the focus choose: one listener of each
+// kind for the whole map (the cell is the event's nearest .heatmap-cell).
+// choose(i, j, focus); current() the cell in the tab order.
+function listen(root, ring, { rows, cols }, current, choose) {
   const cellOf = (event) => {
     const rect = event.target.closest?.('.heatmap-cell');
     return rect && root.contains(rect) ? [Number(rect.dataset.i), Number(rect.dataset.j)] : null;
@@ -183,12 +64,12 @@ export function heatmap({
   });
   root.addEventListener('focusout', () => ring.classList.remove('is-focused'));
   root.addEventListener('mouseover', (event) => {
-    const c = cellOf(event);
-    if (c && (c[0] !== current[0] || c[1] !== current[1])) choose(c[0], c[1], false);
+    const c = cellOf(event), [i, j] = current();
+    if (c && (c[0] !== i || c[1] !== j)) choose(c[0], c[1], false);
   });
   root.addEventListener('click', (event) => { const c = cellOf(event); if (c) choose(c[0], c[1], true); });
   root.addEventListener('keydown', (event) => {
-    let [i, j] = current;
+    let [i, j] = current();
     switch (event.key) {
       case 'ArrowUp': i = Math.max(0, i - 1); break;
       case 'ArrowDown': i = Math.min(rows - 1, i + 1); break;
@@ -201,13 +82,156 @@ export function heatmap({
     event.preventDefault();
     choose(i, j, true);
   });
-  const [si, sj] = selected && selected[0] < rows && selected[1] < cols ? selected : [0, 0];
-  current = [si, sj];
-  mark(si, sj);
+}
+
+export function heatmap({
+  rowLabels, colLabels, values, allowed = null, min = 0, max = 1, digits = 2,
+  onCell = () => {}, selected = null, describe = null, title = '', maskedText = '−∞', inSlices = false,
+}) {
+  const size = layoutOf(rowLabels, colLabels);
+  const { rows, cols, cell, width, height } = size;
+  const root = svg('svg', {
+    class: 'heatmap', viewBox: `0 0 ${width} ${height}`, width, height,
+    role: 'group', 'aria-label': title, 'font-family': 'system-ui, sans-serif',
+  });
+  root.style.maxWidth = `${width}px`;
+  root.append(svg('title', {}, title));
+  // the map: what the drawing functions below share
+  const h = {
+    ...size, root, rowLabels, colLabels, values, allowed, min, span: max - min || 1, digits, describe, maskedText, onCell,
+    cellRect: svg('rect', { class: 'heatmap-cell', tabindex: -1, role: 'img', width: cell - 1, height: cell - 1, rx: 2 }),
+    valueText: svg('text'),
+    hatch: svg('g', { class: 'heatmap-hatch', stroke: '#ffffff', 'stroke-opacity': 0.45, 'pointer-events': 'none', 'aria-hidden': 'true' }),
+    numbers: cell >= 26 ? svg('g', { class: 'heatmap-values', 'font-size': size.font, 'text-anchor': 'middle',
+      'dominant-baseline': 'central', 'pointer-events': 'none', 'aria-hidden': 'true' }) : null,
+    ring: svg('rect', { class: 'heatmap-ring', x: 1.5, y: 1.5, width: cell - 3, height: cell - 3, rx: 2, fill: 'none', 'aria-hidden': 'true' }),
+    cells: new Array(rows * cols),  // each cell's <rect>, once drawn
+    texts: new Array(rows * cols),  // each cell's number, once drawn (large cells only)
+    current: [0, 0],                // the cell in the tab order
+    marked: null,                   // [i, j, kind]: the cell with the ring
+    labelled: false,                // the column labels drawn
+    drawnRows: 0,                   // rows [0, drawnRows) drawn
+  };
+  // the numbers under the ring; the hatch joins them once a masked cell is drawn
+  if (h.numbers) root.append(h.numbers);
+  root.append(h.ring);
+  listen(root, h.ring, size, () => h.current, (i, j, focus) => choose(h, i, j, focus));
+  h.current = selected && selected[0] < rows && selected[1] < cols ? [selected[0], selected[1]] : [0, 0];
+  mark(h, ...h.current);
+  const drawAll = () => {
+    if (!h.labelled) drawColumnLabels(h);
+    drawRows(h, rows);
+  };
   if (!inSlices) drawAll();
-  // where a cell is drawn, in the map's own coordinates: { x, y, size }
-  const box = (i, j) => ({ x: left + j * cell, y: top + i * cell, size: cell });
-  return { element: root, select: (i, j) => choose(i, j, true), mark, box, drawNext, drawAll, update };
+  return {
+    element: root,
+    select: (i, j) => choose(h, i, j, true),
+    mark: (i, j, kind) => mark(h, i, j, kind),
+    // where a cell is drawn, in the map's own coordinates: { x, y, size }
+    box: (i, j) => ({ x: h.left + j * cell, y: h.top + i * cell, size: cell }),
+    drawNext() {
+      if (!h.labelled) { drawColumnLabels(h); return rows > 0; }
+      return drawRows(h, Math.max(1, Math.floor(SLICE_CELLS / cols)));
+    },
+    drawAll,
+    update: (next, nextDescribe = h.describe) => update(h, next, nextDescribe),
+  };
+}
+
+// cell k's colour position t, whether it is masked, the text it shows and its label
+function look(h, k) {
+  const i = Math.floor(k / h.cols), j = k % h.cols, v = h.values[k];
+  const masked = h.allowed ? !h.allowed[k] : false;
+  const shown = masked ? h.maskedText : formatNumber(v, { digits: h.digits });
+  return { t: (v - h.min) / h.span, masked, shown, label: h.describe ? h.describe(i, j) : `${h.rowLabels[i]} → ${h.colLabels[j]}: ${shown}` };
+}
+
+// the column labels, first of all (before the ring, the numbers and any cell)
+function drawColumnLabels(h) {
+  const part = document.createDocumentFragment();
+  h.colLabels.forEach((label, j) => {
+    const x = h.left + j * h.cell + h.cell / 2, y = h.top - 6;
+    part.append(svg('text', { x, y, 'font-size': 12, fill: 'currentColor', transform: `rotate(-45 ${x} ${y})`, class: 'heatmap-col' }, label));
+  });
+  h.root.insertBefore(part, h.root.firstChild.nextSibling);
+  h.labelled = true;
+}
+
+// rows [drawnRows, drawnRows + count): their labels, cells, hatches and numbers; whether rows are left
+function drawRows(h, count) {
+  const { cell, cols, left, top, numbers, hatch, ring, root } = h;
+  const end = Math.min(h.rows, h.drawnRows + count);
+  const cellPart = document.createDocumentFragment(), numberPart = document.createDocumentFragment();
+  for (let i = h.drawnRows; i < end; i++) {
+    cellPart.append(svg('text', { x: left - 6, y: top + i * cell + cell / 2, 'font-size': 12, fill: 'currentColor',
+      'text-anchor': 'end', 'dominant-baseline': 'central', class: 'heatmap-row' }, h.rowLabels[i]));
+    for (let j = 0; j < cols; j++) {
+      const k = i * cols + j, { t, masked, shown, label } = look(h, k);
+      const x = left + j * cell, y = top + i * cell;
+      const rect = h.cellRect.cloneNode(false);
+      rect.setAttribute('x', x + 0.5);
+      rect.setAttribute('y', y + 0.5);
+      rect.setAttribute('fill', masked ? MASKED : viridis(t));
+      rect.dataset.i = i;
+      rect.dataset.j = j;
+      rect.setAttribute('aria-label', label);
+      if (i === h.current[0] && j === h.current[1]) rect.setAttribute('tabindex', 0);
+      if (h.marked && i === h.marked[0] && j === h.marked[1]) rect.classList.add(`is-${h.marked[2]}`);
+      cellPart.append(rect);
+      h.cells[k] = rect;
+      if (masked) hatch.append(svg('line', { x1: x + 3, y1: y + cell - 3, x2: x + cell - 3, y2: y + 3 }));
+      if (!numbers) continue;
+      const text = h.valueText.cloneNode(false);
+      text.setAttribute('x', x + cell / 2);
+      text.setAttribute('y', y + cell / 2);
+      text.setAttribute('fill', masked ? '#ffffff' : inkOn(t));
+      text.textContent = shown;
+      numberPart.append(text);
+      h.texts[k] = text;
+    }
+  }
+  if (hatch.firstChild && !hatch.parentNode) root.insertBefore(hatch, numbers ?? ring);
+  root.insertBefore(cellPart, hatch.parentNode ? hatch : numbers ?? ring);
+  numbers?.append(numberPart);
+  h.drawnRows = end;
+  return h.drawnRows < h.rows;
+}
+
+// new values of the same shape: each drawn cell's colour, number and label change in place
+function update(h, next, describe) {
+  if (next.length !== h.rows * h.cols) throw new Error(`heatmap.update: ${next.length} values for a ${h.rows} × ${h.cols} map`);
+  h.values = next;
+  h.describe = describe;
+  for (let k = 0; k < h.drawnRows * h.cols; k++) {
+    const { t, masked, shown, label } = look(h, k);
+    h.cells[k].setAttribute('aria-label', label);
+    if (masked) continue;  // grey, with its mark, whatever the value
+    h.cells[k].setAttribute('fill', viridis(t));
+    if (h.texts[k]) {
+      h.texts[k].textContent = shown;
+      h.texts[k].setAttribute('fill', inkOn(t));
+    }
+  }
+}
+
+// the ring on cell (i, j), and the cell's class: is-selected or is-partner
+function mark(h, i, j, kind = 'selected') {
+  if (h.marked) h.cells[h.marked[0] * h.cols + h.marked[1]]?.classList.remove('is-selected', 'is-partner');
+  h.marked = [i, j, kind];
+  h.cells[i * h.cols + j]?.classList.add(`is-${kind}`);
+  h.ring.dataset.kind = kind;
+  h.ring.setAttribute('transform', `translate(${h.left + j * h.cell} ${h.top + i * h.cell})`);
+}
+
+// cell (i, j) into the tab order, with the ring; focused if asked; onCell told
+function choose(h, i, j, focus) {
+  h.cells[h.current[0] * h.cols + h.current[1]]?.setAttribute('tabindex', -1);
+  h.current = [i, j];
+  const node = h.cells[i * h.cols + j];
+  node?.setAttribute('tabindex', 0);
+  mark(h, i, j);
+  if (focus && node && document.activeElement !== node) node.focus();
+  h.onCell(i, j);
 }
 
 // A legend for the scale: a gradient bar from min to max.
