@@ -129,7 +129,20 @@ var attentionChecks = (function defineAttentionChecks() {
       return toFloat32(fn, name, x);
     },
     // one entry per (query, key), row-major; non-zero or true = may attend
+    // like a matrix: flat (row-major), nested rows, or { rows, cols, data } (a result's mask)
     mask(fn, name, x) {
+      if (Array.isArray(x) && x.length > 0 && Array.isArray(x[0])) {
+        const cols = x[0].length;
+        for (let r = 0; r < x.length; r++) {
+          if (!Array.isArray(x[r]) || x[r].length !== cols)
+            fail(fn, name + ' row ' + r + ' has ' + (Array.isArray(x[r]) ? x[r].length + ' entries' : describe(x[r])) + ' but row 0 has ' + cols);
+        }
+        x = [].concat.apply([], x);
+      } else if (x !== null && typeof x === 'object' && !isNumericArray(x)) {
+        const data = own(x, 'data');
+        if (!isNumericArray(data)) fail(fn, name + ' must be a Uint8Array, an array or a mask { rows, cols, data }, got ' + describe(x));
+        x = data;
+      }
       if (!isNumericArray(x)) fail(fn, name + ' must be a Uint8Array or an array, got ' + describe(x));
       const out = new Uint8Array(x.length);
       for (let i = 0; i < x.length; i++) {

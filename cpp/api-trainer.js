@@ -105,7 +105,11 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
     const handle = call(fn, 'raw_width_trainer_create', o).handle;
     return trainerObject('widthTrainer', handle, 'raw_width_trainer_delete', Object.freeze(o), () => ({ parameters: 1 }), {
       step: (fn, handle, steps) => call(fn, 'raw_width_trainer_step', { handle, steps: stepCount(fn, steps) }),
-      evaluate: (fn, handle) => call(fn, 'raw_width_trainer_evaluate', { handle }),
+      // loss: the held-out one, as a Trainer's; trainingLoss: the leave-one-out loss training descends
+      evaluate: (fn, handle) => {
+        const e = call(fn, 'raw_width_trainer_evaluate', { handle });
+        return { loss: e.heldOutLoss, trainingLoss: e.loss, width: e.width, sigma: e.sigma };
+      },
       samples: (fn, handle) => call(fn, 'raw_width_trainer_samples', { handle }),
       // the regression curve through the training samples: the estimate at each query
       curve: (fn, handle, queries) =>

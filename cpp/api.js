@@ -42,9 +42,14 @@
     return message;
   }
 
-  function call(fn, raw, canonical) {
+  // said: more [pattern, name] renames, for this call's own words (kernelRegression's sigma)
+  function call(fn, raw, canonical, said) {
     const result = Module[raw](canonical);
-    if (typeof result === 'string') fail(fn, jsMessage(fn, result), checks.codeOf(result));
+    if (typeof result === 'string') {
+      let message = jsMessage(fn, result);
+      for (const rename of said || []) message = message.replace(rename[0], rename[1]);
+      fail(fn, message, checks.codeOf(result));
+    }
     return result;
   }
 
@@ -193,11 +198,11 @@
     }
     if (o.query !== undefined) o.queries = new Float32Array([o.query]);
     if (o.score === undefined) o.score = 'gaussian';
-    if (o.sigma !== undefined) {  // shorthand for params.sigma
-      if (o.params && o.params.sigma !== undefined) fail(fn, 'give sigma or params.sigma, not both');
-      o.params = Object.assign({}, o.params, { sigma: o.sigma });
-    }
-    return call(fn, 'raw_kernel_regression', o);
+    if (o.sigma === undefined) return call(fn, 'raw_kernel_regression', o);
+    // shorthand for params.sigma, and said as the caller wrote it
+    if (o.params && o.params.sigma !== undefined) fail(fn, 'give sigma or params.sigma, not both');
+    o.params = Object.assign({}, o.params, { sigma: o.sigma });
+    return call(fn, 'raw_kernel_regression', o, [[/\bparams\.sigma\b/g, 'sigma']]);
   };
   api['costModel'] = function costModel(options) {
     const o = check('costModel', 'options', options, schemas.costModel);

@@ -83,7 +83,11 @@ val from_vec(const Vec& v) { return float32_array(v.data(), v.size()); }
 val from_mask(const Mask& m) {
     std::vector<std::uint8_t> bytes(size_t(m.size()));
     for (Index i = 0; i < m.size(); ++i) bytes[size_t(i)] = m.data()[i] ? 1 : 0;
-    return val::global("Uint8Array").new_(typed_memory_view(bytes.size(), bytes.data()));
+    val out = val::object();
+    out.set("rows", int(m.rows()));
+    out.set("cols", int(m.cols()));
+    out.set("data", val::global("Uint8Array").new_(typed_memory_view(bytes.size(), bytes.data())));
+    return out;
 }
 
 val from_indices(const std::vector<Index>& xs) {

@@ -37,7 +37,7 @@ AttentionOptions to_attention_options(const val& o, Index n_queries, Index n_key
 
 val from_mat(const Mat& m);                // { rows, cols, data: Float32Array }
 val from_vec(const Vec& v);                // Float32Array
-val from_mask(const Mask& m);              // Uint8Array, row-major
+val from_mask(const Mask& m);              // { rows, cols, data: Uint8Array }, row-major
 val from_indices(const std::vector<Index>& xs);  // Int32Array
 val from_strings(const std::vector<std::string>& xs);
 val from_score_params(const ScoreParams& p, Score score);

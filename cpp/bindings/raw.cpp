@@ -78,7 +78,7 @@ val raw_multi_head_attention(val o) {
             set_attention(h, head);
             list.call<void>("push", h);
         }
-        out.set("heads", list);
+        out.set("perHead", list);
         out.set("concat", from_mat(r.concat));
         out.set("output", from_mat(r.output));
         val W = from_projections(r.params.W);

@@ -20,7 +20,7 @@ async function expected({ seed = 1, noise = 2, learningRate = 0.01 } = {}, steps
     if (steps > 0) trainer.step(steps);
     const e = trainer.evaluate();
     const pooled = trainer.weights({ keys: [160, 165, 170, 175], values: [55, 60, 65, 70], queries: [172] });
-    return { width: e.width, loss: e.loss, weights: Array.from(pooled.weights.data) };
+    return { width: e.width, loss: e.trainingLoss, weights: Array.from(pooled.weights.data) };
   } finally {
     trainer.delete();
   }

@@ -35,7 +35,7 @@ async function assertMaps(page, want, what) {
   const [before, after] = await maps(page);
   const n = want.tokens.length;
   for (let k = 0; k < n * n; k++) {
-    if (want.mask[k]) {
+    if (want.mask.data[k]) {
       assertShown(before[k], want.masked.data[k], 2, `${what}: score ${k}`);
       assertShown(after[k], want.weights.data[k], 2, `${what}: weight ${k}`);
     } else {
@@ -50,7 +50,7 @@ async function assertMaps(page, want, what) {
   assert.equal(sums.length, n);
   for (let i = 0; i < n; i++) {
     const row = want.weights.data.subarray(i * n, (i + 1) * n).reduce((a, b) => a + b, 0);
-    const full = !want.mask.subarray(i * n, (i + 1) * n).some(Boolean);
+    const full = !want.mask.data.subarray(i * n, (i + 1) * n).some(Boolean);
     if (full) {
       assert.equal(row, 0, `${what}: fully masked row ${i} is all 0`);
       assert.match(sums[i], /= 0: every key masked$/);
@@ -126,7 +126,7 @@ test('predict, then reveal: the 3rd word sees 3 keys under the causal mask (Chin
   const { page, log } = await openPage(browser, 'embed.html?widget=masking');
   await ready(page);
   const tokens = ['i', 'have', 'a', 'dream'];
-  const mask = att.selfAttention({ input: att.embedTokens({ tokens, d: 16, seed: 1 }), dK: 8, seed: 1, causal: true }).mask;
+  const mask = att.selfAttention({ input: att.embedTokens({ tokens, d: 16, seed: 1 }), dK: 8, seed: 1, causal: true }).mask.data;
   assert.deepEqual(Array.from(mask.subarray(8, 12)), [1, 1, 1, 0]);
   await page.locator(W).getByRole('radio', { name: '3', exact: true }).check();
   await page.locator(W).getByRole('button', { name: 'Reveal' }).click();

@@ -26,12 +26,12 @@ const ready = whenReady(W);
 async function assertMaps(page, want, what) {
   const n = want.tokens.length;
   const maps = page.locator(`${W} .mh-head`);
-  await eventually(async () => (await maps.count()) === want.heads.length, { message: `${what}: ${want.heads.length} maps` });
-  for (let h = 0; h < want.heads.length; h++) {
+  await eventually(async () => (await maps.count()) === want.perHead.length, { message: `${what}: ${want.perHead.length} maps` });
+  for (let h = 0; h < want.perHead.length; h++) {
     const cells = maps.nth(h).locator('.heatmap-cell');
     assert.equal(await cells.count(), n * n, `${what}: head ${h + 1} is ${n} × ${n}`);
     const texts = await maps.nth(h).locator('.heatmap-values text').allTextContents();
-    if (texts.length === n * n) want.heads[h].weights.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: head ${h + 1} cell ${k}`));
+    if (texts.length === n * n) want.perHead[h].weights.data.forEach((w, k) => assertShown(texts[k], w, 2, `${what}: head ${h + 1} cell ${k}`));
     // every cell also names its weight for screen readers
     const label = await cells.nth(n * n - 1).getAttribute('aria-label');
     assert.match(label, new RegExp(`^(head ${h + 1}, |第 ${h + 1} 个头，)`));
@@ -42,7 +42,7 @@ test('default: 4 heads of "i have a dream", shapes from the core, numbers of Con
   await ready(page);
   const want = expected('i have a dream');
   await assertMaps(page, want, 'default');
-  for (const head of want.heads) {
+  for (const head of want.perHead) {
     for (let i = 0; i < 4; i++) {
       const sum = head.weights.data.subarray(4 * i, 4 * i + 4).reduce((a, b) => a + b, 0);
       assert.ok(Math.abs(sum - 1) < 1e-6, 'rows of the core sum to 1');
@@ -65,9 +65,9 @@ test('default: 4 heads of "i have a dream", shapes from the core, numbers of Con
   await page.keyboard.press('ArrowRight');  // head 3, row "have", column "a"
   const field = (f) => page.locator(`${W} [data-field="${f}"]`).textContent();
   await eventually(async () => (await page.locator(`${W} .steps-title`).textContent()) === 'Head 3: “have” → “a”');
-  assertShown(await field('weight'), want.heads[2].weights.data[1 * 4 + 2], 4, 'weight');
-  assertShown(await field('scaled'), want.heads[2].scaled.data[1 * 4 + 2], 3, 'scaled');
-  assertShown(await field('dot'), want.heads[2].scores.data[1 * 4 + 2], 3, 'q·k');
+  assertShown(await field('weight'), want.perHead[2].weights.data[1 * 4 + 2], 4, 'weight');
+  assertShown(await field('scaled'), want.perHead[2].scaled.data[1 * 4 + 2], 3, 'scaled');
+  assertShown(await field('dot'), want.perHead[2].scores.data[1 * 4 + 2], 3, 'q·k');
   assertShown(await field('scale'), 1 / Math.sqrt(8), 4, 'scale');
   let url = new URL(page.url()).searchParams;
   assert.deepEqual([url.get('part'), url.get('head'), url.get('row'), url.get('col')], ['map', '2', '1', '2']);
@@ -80,7 +80,7 @@ test('default: 4 heads of "i have a dream", shapes from the core, numbers of Con
   for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowRight');
   await eventually(async () => /column 10: head 2’s output Z2, its column 2/.test(await page.locator(`${W} .steps-title`).textContent()));
   assertShown(await field('value'), want.concat.data[9], 4, 'Concat value');
-  assertShown(await field('value'), want.heads[1].output.data[1], 4, 'Concat = the head outputs side by side');
+  assertShown(await field('value'), want.perHead[1].output.data[1], 4, 'Concat = the head outputs side by side');
   // the output after W^O: row "dream", last column
   const output = page.locator(`${W} .mh-figure`).nth(1).locator('.heatmap-cell');
   await output.nth(3 * 32).focus();

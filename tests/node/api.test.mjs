@@ -15,8 +15,10 @@ test('attention returns every step of the chain with the documented shapes', () 
   }
   assert.equal(r.output.rows, 3);
   assert.equal(r.output.cols, 2);
-  assert.ok(r.mask instanceof Uint8Array);
-  assert.equal(r.mask.length, 15);
+  // the mask is a matrix too: { rows, cols, data: Uint8Array }
+  assert.deepEqual([r.mask.rows, r.mask.cols], [3, 5]);
+  assert.ok(r.mask.data instanceof Uint8Array);
+  assert.equal(r.mask.data.length, 15);
   assert.equal(r.scale, 0.5);
   assert.deepEqual(r.params, {});
 });
@@ -49,9 +51,16 @@ test('attention: causal, padding and explicit masks combine; masked entries are 
   const X = randomMatrix(4, 3, rand);
   const r = att.attention({ query: X, key: X, value: X, causal: true, validLength: 3 });
   const expected = [1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 0];
-  assert.deepEqual(Array.from(r.mask), expected);
+  assert.deepEqual(Array.from(r.mask.data), expected);
   r.masked.data.forEach((x, i) => assert.equal(x === -Infinity, expected[i] === 0));
   r.weights.data.forEach((x, i) => expected[i] === 0 && assert.equal(x, 0));
+  // a mask may be given as a matrix is: nested rows, or a result's mask itself
+  const rows = [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 0]];
+  for (const mask of [rows, rows.map((row) => row.map(Boolean)), r.mask]) {
+    assert.deepEqual(Array.from(att.attention({ query: X, key: X, value: X, mask }).mask.data), expected);
+  }
+  assert.throws(() => att.attention({ query: X, key: X, value: X, mask: [[1, 0], [1]] }), /^AttentionError: attention: mask row 1 has 1 entries but row 0 has 2$/);
+  assert.throws(() => att.softmax([[1, 2]], { mask: { rows: 1, cols: 2 } }), /^AttentionError: softmax: mask must be a Uint8Array, an array or a mask \{ rows, cols, data \}, got object$/);
 });
 
 test('score parameters: given ones are used, missing ones come from the seed and are returned', () => {
@@ -99,13 +108,13 @@ test('cross-attention: queries from one sequence, keys and values from another',
 test('multi-head attention: per-head maps on column slices, concat, Wo', () => {
   const X = att.initXavier(5, 8, 4);
   const r = att.multiHeadAttention({ input: X, heads: 4, seed: 2, causal: true });
-  assert.equal(r.heads.length, 4);
+  assert.equal(r.perHead.length, 4);
   for (let h = 0; h < 4; h++) {
     const e = ref.attention({ query: ref.columns(r.Q, 2 * h, 2), key: ref.columns(r.K, 2 * h, 2),
                               value: ref.columns(r.V, 2 * h, 2), causal: true });
-    assert.ok(maxRelError(r.heads[h].weights, e.weights) < 1e-5, `head ${h}`);
+    assert.ok(maxRelError(r.perHead[h].weights, e.weights) < 1e-5, `head ${h}`);
     assert.ok(maxRelError(ref.columns(r.concat, 2 * h, 2), e.output) < 1e-5, `head ${h}`);
-    assert.ok(Math.abs(r.heads[h].scale - 1 / Math.sqrt(2)) < 1e-7);
+    assert.ok(Math.abs(r.perHead[h].scale - 1 / Math.sqrt(2)) < 1e-7);
   }
   assert.ok(maxRelError(r.output, ref.matmul(r.concat, r.projections.Wo)) < 1e-5);
   assert.equal(r.projections.Wo.rows, 8);
@@ -171,7 +180,7 @@ test('results are copies: they do not alias the WASM heap and survive later call
   const r = att.attention({ query: [[1, 2]], key: [[1, 2], [3, 4]], value: [[5], [6]] });
   // each array owns a buffer of exactly its size: a copy, not a view of the heap
   for (const m of [r.scores, r.scaled, r.masked, r.weights, r.output]) assert.equal(m.data.buffer.byteLength, m.data.byteLength);
-  assert.equal(r.mask.buffer.byteLength, r.mask.byteLength);
+  assert.equal(r.mask.data.buffer.byteLength, r.mask.data.byteLength);
   const before = Array.from(r.weights.data);
   att.positionalEncoding(2000, 512); // grows the heap
   att.attention({ query: [[9, 9]], key: [[1, 0], [0, 1]], value: [[0], [0]] });

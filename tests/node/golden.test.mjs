@@ -53,7 +53,7 @@ test('every row of every map sums to 1 within 1e-6, or is all 0 when fully maske
   for (const options of [{}, { causal: true }, { validLength: 4 }, { mask }]) {
     for (const w of [
       att.selfAttention({ input: X, ...options }).weights,
-      ...att.multiHeadAttention({ input: X, heads: 4, ...options }).heads.map((h) => h.weights),
+      ...att.multiHeadAttention({ input: X, heads: 4, ...options }).perHead.map((h) => h.weights),
     ]) {
       for (let i = 0; i < w.rows; i++) {
         const row = w.data.subarray(i * w.cols, (i + 1) * w.cols);

@@ -67,7 +67,7 @@ test('self-, cross- and multi-head attention match the reference built from the 
     for (let h = 0; h < heads; h++) {
       const eh = ref.attention({ query: ref.columns(mh.Q, h * dh, dh), key: ref.columns(mh.K, h * dh, dh),
                                  value: ref.columns(mh.V, h * dh, dh) });
-      assert.ok(maxRelError(mh.heads[h].weights, eh.weights) < 1e-5, `multi-head ${c} head ${h}`);
+      assert.ok(maxRelError(mh.perHead[h].weights, eh.weights) < 1e-5, `multi-head ${c} head ${h}`);
     }
   }
 });

@@ -83,7 +83,7 @@ export function attention({ query, key, value, score = 'dot', scale, params = {}
   const m = combinedMask(query.rows, key.rows, { mask, causal, validLength });
   const masked = { rows: S.rows, cols: S.cols, data: scaled.data.map((x, i) => (m[i] ? x : -Infinity)) };
   const weights = softmaxRows(scaled, m);
-  return { scores: S, scale: s, scaled, mask: m, masked, weights, output: matmul(weights, value) };
+  return { scores: S, scale: s, scaled, mask: { rows: query.rows, cols: key.rows, data: m }, masked, weights, output: matmul(weights, value) };
 }
 
 export function positionalEncoding(n, d) {

@@ -37,11 +37,11 @@ test('the contract: shapes and types of every result', async () => {
     assert.ok(s.losses instanceof Float64Array && s.losses.length === 5);
     assert.equal(s.losses[4], s.loss);
     const e = w.evaluate();
-    assert.deepEqual(Object.keys(e).sort(), ['heldOutLoss', 'loss', 'sigma', 'width']);
+    assert.deepEqual(Object.keys(e).sort(), ['loss', 'sigma', 'trainingLoss', 'width']);
     assert.equal(e.width, s.width);
     assert.equal(e.sigma, 1 / e.width);
-    // evaluate's loss is at the current w: the next step's first loss
-    assert.equal(w.step(1).loss, e.loss);
+    // evaluate's training loss is at the current w: the next step's first loss
+    assert.equal(w.step(1).loss, e.trainingLoss);
 
     const curve = w.curve([150, 160, 170, 180, 190]);
     assert.ok(curve instanceof Float32Array && curve.length === 5);
@@ -66,10 +66,10 @@ test('training lowers the loss and brings w to the width that minimises it', asy
     const first = w.step(100);
     assert.ok(first.losses.every((x, i) => i === 0 || x <= first.losses[i - 1] * 1.0001), 'the loss falls step by step');
     const after = w.evaluate();
-    assert.ok(after.loss < start.loss / 4, `loss ${start.loss} -> ${after.loss}`);
-    assert.ok(after.heldOutLoss < start.heldOutLoss / 4, `held-out ${start.heldOutLoss} -> ${after.heldOutLoss}`);
+    assert.ok(after.trainingLoss < start.trainingLoss / 4, `loss ${start.trainingLoss} -> ${after.trainingLoss}`);
+    assert.ok(after.loss < start.loss / 4, `held-out ${start.loss} -> ${after.loss}`);
     assert.ok(Math.abs(after.width - best.width) < Math.abs(start.width - best.width));
-    assert.ok(after.loss >= best.loss * (1 - 1e-9));
+    assert.ok(after.trainingLoss >= best.loss * (1 - 1e-9));
   } finally {
     w.delete();
   }
@@ -82,7 +82,7 @@ test('training lowers the loss and brings w to the width that minimises it', asy
     fast.step(500);
     const end = fast.evaluate();
     assert.ok(Math.abs(end.width - best.width) < 0.02 * best.width, `w ${end.width}, best ${best.width}`);
-    assert.ok(end.loss < best.loss * 1.001, `loss ${end.loss}, best ${best.loss}`);
+    assert.ok(end.trainingLoss < best.loss * 1.001, `loss ${end.trainingLoss}, best ${best.loss}`);
   } finally {
     fast.delete();
   }

@@ -80,8 +80,19 @@ export type MatrixLike = Matrix | { rows: number; cols: number; data: NumericArr
 
 export type VectorLike = NumericArray;
 
-/** One entry per (query, key), row-major; non-zero or true = may attend. */
-export type MaskLike = NumericArray | boolean[];
+/** A mask as results give it: (rows, cols), 1 = may attend. */
+export interface MaskMatrix {
+  rows: number;
+  cols: number;
+  data: Uint8Array;
+}
+
+/**
+ * What the functions accept as a mask, as they accept a matrix: one entry per
+ * (query, key), flat row-major or nested rows, or a MaskMatrix (a result's
+ * mask); non-zero or true = may attend.
+ */
+export type MaskLike = NumericArray | boolean[] | number[][] | boolean[][] | MaskMatrix;
 
 export type Score = 'dot' | 'general' | 'concat' | 'additive' | 'gaussian';
 export type Fusion = 'concat' | 'add' | 'fc';
@@ -159,8 +170,8 @@ export interface AttentionSteps {
   scale: number;
   /** (n_q, n_k) scores * scale */
   scaled: Matrix;
-  /** n_q * n_k, 1 = may attend (explicit mask AND causal AND padding) */
-  mask: Uint8Array;
+  /** (n_q, n_k), 1 = may attend (explicit mask AND causal AND padding) */
+  mask: MaskMatrix;
   /** (n_q, n_k) scaled, -Infinity where masked */
   masked: Matrix;
   /** (n_q) largest allowed scaled score of each row (0 when fully masked) */
@@ -232,7 +243,8 @@ export interface MultiHeadResult {
   Q: Matrix;
   K: Matrix;
   V: Matrix;
-  heads: AttentionSteps[];
+  /** one chain per head, in order (options.heads says how many) */
+  perHead: AttentionSteps[];
   /** (n, dModel) head outputs side by side */
   concat: Matrix;
   /** (n, dModel) concat * Wo */

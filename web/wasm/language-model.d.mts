@@ -1,6 +1,7 @@
 // Types of the language model of the attention module (createLanguageModel,
 // quatrainForm in attention.d.mts): re-exported from there.
 import type { Handle, Matrix } from './attention.mjs';
+import type { GradientCheck } from './trainer.mjs';
 
 /**
  * A small decoder-only transformer over characters (Unicode code points):
@@ -91,15 +92,6 @@ export interface GenerateOptions {
   seed?: number;
 }
 
-export interface LanguageModelGradientCheck {
-  /** the largest relative error of the backpropagated gradient against central differences in double */
-  maxRelativeError: number;
-  /** entries compared: 3 spread over every tensor, on the first training text's first 6 positions */
-  checked: number;
-  /** where the largest error is, e.g. "layer1.Wq(3, 1)" */
-  worst: string;
-}
-
 export interface LanguageModelVocabulary {
   /** every token by index: ⏎, then � if anything folded, then the characters in code point order */
   tokens: string[];
@@ -137,7 +129,7 @@ export interface LanguageModel extends Handle<LanguageModelInfo> {
   /** The prompt + what the model writes, sampled through a key-value cache. */
   generate(options?: GenerateOptions): string;
   /** Backpropagation against finite differences in double on a slice of every tensor. */
-  gradientCheck(): LanguageModelGradientCheck;
+  gradientCheck(): GradientCheck;
   vocabulary(): LanguageModelVocabulary;
   /** Copies of every tensor by name: embedding, positions, layer1.ln1.gain, …, layer1.Wq, …, lnf.gain, Wout, bout. */
   parameters(): Record<string, Matrix>;

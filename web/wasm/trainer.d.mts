@@ -72,12 +72,13 @@ export interface TrainerParameters {
   Wo: Matrix;
 }
 
-export interface GradientCheckResult {
+/** gradientCheck() of a Trainer and of a LanguageModel. */
+export interface GradientCheck {
   /** the largest relative error of the backpropagated gradient against central differences in double */
   maxRelativeError: number;
-  /** parameter entries compared (all of them) */
+  /** parameter entries compared: all of a Trainer's; for a LanguageModel, 3 spread over every tensor on its first training text's first 6 positions */
   checked: number;
-  /** where the largest error is, e.g. "Wq(3, 1)" */
+  /** where the largest error is, e.g. "Wq(3, 1)", "layer1.Wq(3, 1)" */
   worst: string;
 }
 
@@ -102,7 +103,7 @@ export interface Trainer extends Handle<TrainerInfo<TrainerOptions>> {
   /** Copies of the current parameters. */
   parameters(): TrainerParameters;
   /** Backpropagation against finite differences over every parameter (2 held-out sequences); slow: seconds. */
-  gradientCheck(): GradientCheckResult;
+  gradientCheck(): GradientCheck;
 }
 
 /**
@@ -135,10 +136,10 @@ export interface WidthTrainerStep {
 }
 
 export interface WidthTrainerEvaluation {
-  /** leave-one-out mean squared error of the training samples at the current w (kg²) */
+  /** mean squared error of 100 held-out samples estimated from the training samples (kg²): the held-out loss, as a Trainer's */
   loss: number;
-  /** mean squared error of 100 held-out samples estimated from the training samples (kg²) */
-  heldOutLoss: number;
+  /** leave-one-out mean squared error of the training samples at the current w (kg²): what step() descends */
+  trainingLoss: number;
   width: number;
   /** the width as a kernel's sigma, 1 / width (cm) */
   sigma: number;

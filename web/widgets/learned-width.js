@@ -61,7 +61,7 @@ async function dataAt(att, state, steps) {
   const samples = t.samples();
   const pooled = t.weights({ keys: KEYS, values: VALUES, queries: [QUERY] });
   return {
-    step: c.step, width: e.width, sigma: e.sigma, loss: e.loss, heldOutLoss: e.heldOutLoss,
+    step: c.step, width: e.width, sigma: e.sigma, loss: e.trainingLoss, heldOutLoss: e.loss,
     samples: { heights: Array.from(samples.heights), weights: Array.from(samples.weights) },
     curve: Array.from(t.curve(QUERIES)), initialCurve: c.initialCurve,
     losses: c.losses.slice(), widths: c.widths.slice(),

@@ -45,10 +45,10 @@ export function compute(att, state, t) {
   const rowSums = att.rowSums(r.weights);
   // the quiz: the causal mask on "i have a dream"
   const quizX = att.embedTokens({ tokens: QUIZ_TOKENS, d: D_IN, seed: SEED });
-  const quizMask = att.selfAttention({ input: quizX, dK: D_K, seed: SEED, causal: true }).mask;
+  const quizMask = att.selfAttention({ input: quizX, dK: D_K, seed: SEED, causal: true }).mask.data;
   return {
     tokens, n, validLength, causal: state.causal,
-    scaled: r.scaled, masked: r.masked, mask: r.mask, weights: r.weights, rowSums: Array.from(rowSums),
+    scaled: r.scaled, masked: r.masked, mask: r.mask.data, weights: r.weights, rowSums: Array.from(rowSums),
     quizRow: Array.from(quizMask.subarray(2 * QUIZ_TOKENS.length, 3 * QUIZ_TOKENS.length)),
   };
 }

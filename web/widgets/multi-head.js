@@ -37,10 +37,10 @@ export function compute(att, state, t) {
   const X = att.embedTokens({ tokens, d: D_MODEL, seed: state.seed });
   const r = att.multiHeadAttention({ input: X, heads, seed: state.seed });
   return {
-    tokens, n: tokens.length, h: heads, dModel: r.Q.cols, dHead: r.heads[0].output.cols,
+    tokens, n: tokens.length, h: heads, dModel: r.Q.cols, dHead: r.perHead[0].output.cols,
     Q: { rows: r.Q.rows, cols: r.Q.cols },
     Wo: { rows: r.projections.Wo.rows, cols: r.projections.Wo.cols },
-    heads: r.heads.map((head) => ({ scores: head.scores, scale: head.scale, scaled: head.scaled, weights: head.weights, output: head.output })),
+    heads: r.perHead.map((head) => ({ scores: head.scores, scale: head.scale, scaled: head.scaled, weights: head.weights, output: head.output })),
     concat: r.concat, output: r.output,
   };
 }

@@ -70,7 +70,7 @@ export function compute(att, state, t) {
     },
     tokens, n: tokens.length, d: D_IN, dK, causal: state.mask === 'causal',
     X, Q: r.Q, K: r.K, V: r.V, Wq: r.projections.Wq, Wk: r.projections.Wk, Wv: r.projections.Wv,
-    scores: r.scores, scale: r.scale, scaled: r.scaled, mask: r.mask, masked: r.masked, weights: r.weights, output: r.output,
+    scores: r.scores, scale: r.scale, scaled: r.scaled, mask: r.mask.data, masked: r.masked, weights: r.weights, output: r.output,
   };
 }
 
