@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { randomSigned } from '../web/random.js';  // mulberry32, uniform on [-1, 1)
+import { randomSigned } from '../web/runtime/random.js';  // mulberry32, uniform on [-1, 1)
 import { multiHeadAttentionModel } from './onnx.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

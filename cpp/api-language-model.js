@@ -1,6 +1,6 @@
 // The language model of the JS API, in the training module (appended inside
 // its factory with --post-js, after api-checks.js and api-trainer.js;
-// api-training.js puts it in the module's facade, and the attention module's
+// api-training-module.js puts it in the module's facade, and the attention module's
 // createLanguageModel calls it).
 //
 //   const lm = await att.createLanguageModel({ texts: ['…'], heldOut: ['…'] });

@@ -1,5 +1,5 @@
 // The trainers of the JS API, in the training module (appended inside its
-// factory with --post-js, after api-checks.js; api-training.js puts them in
+// factory with --post-js, after api-checks.js; api-training-module.js puts them in
 // the module's facade, and the attention module's createTrainer and
 // createWidthTrainer call them).
 //
@@ -94,7 +94,7 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
     });
   }
 
-  // ---- the learnable-width Nadaraya-Watson model (nw_trainer.hpp) -----------
+  // ---- the learnable-width Nadaraya-Watson model (width_trainer.hpp) -----------
   const widthSchema = { seed: 'seed', samples: 'int', noise: 'number', width: 'number', learningRate: 'number' };
   const widthDefaults = { seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 };
   const poolSchema = { keys: 'vector!', values: 'vector!', queries: 'vector!' };

@@ -1,4 +1,4 @@
-// Bundles web/embed-script.js (the widgets, the runtime, the stylesheet and the
+// Bundles web/page/embed-script.js (the widgets, the runtime, the stylesheet and the
 // single-file WASM module) into web/embed.js: one classic script for
 // <script src> embeds from any origin and from file://. The encoder's and the
 // trainers' modules stay beside it (wasm/attention-{encoder,training}.js).
@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 const web = fileURLToPath(new URL('../web/', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// web/style.css with its @import-ed files (web/styles/) inlined, in order: one text
+// web/styles/style.css with its @import-ed files (web/styles/) inlined, in order: one text
 const styles = await build({
-  entryPoints: [web + 'style.css'],
+  entryPoints: [web + 'styles/style.css'],
   bundle: true,
   write: false,
   minify: true,
@@ -24,11 +24,11 @@ const styles = await build({
 });
 const css = styles.outputFiles[0].text;
 
-// `import css from './style.css'` gets that text
+// `import css from '../styles/style.css'` gets that text
 const inlineStyles = {
   name: 'inline-styles',
   setup(b) {
-    b.onResolve({ filter: /^\.\/style\.css$/ }, () => ({ path: 'style.css', namespace: 'styles' }));
+    b.onResolve({ filter: /^\.\.\/styles\/style\.css$/ }, () => ({ path: 'style.css', namespace: 'styles' }));
     b.onLoad({ filter: /.*/, namespace: 'styles' }, () => ({ contents: css, loader: 'text' }));
   },
 };
@@ -48,7 +48,7 @@ const separateParts = {
       const part = /attention-(\w+)\.mjs$/.exec(args.path)[1];
       return {
         resolveDir: web,
-        contents: `import { assetUrl } from './assets.js';
+        contents: `import { assetUrl } from './runtime/assets.js';
 const _scriptDir = assetUrl('wasm/attention.js');
 ${partsLoader}
 export default (options) => attentionParts.${part}().then((module) => module.default(options));
@@ -61,7 +61,7 @@ export default (options) => attentionParts.${part}().then((module) => module.def
 // filesFolder: where the other files are, relative to the script ('' beside it)
 export async function bundleEmbed({ outfile = web + 'embed.js', filesFolder = '' } = {}) {
   await build({
-    entryPoints: [web + 'embed-script.js'],
+    entryPoints: [web + 'page/embed-script.js'],
     outfile,
     bundle: true,
     format: 'iife',

@@ -50,7 +50,7 @@ function widgetModule(name) {
 // it. Make it yours: the numbers in compute() (from the core: att is the
 // attention module), the DOM in build() and render(), the words in the
 // catalogs' "${name}" sections, the styles in styles/${name}.css.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber } from '../render/format.js';
 
@@ -163,10 +163,10 @@ export function newWidget(name, root = REPO) {
   insertAfterLast(root, 'web/index.html', '<section class="section" id="[\\w-]+"><div data-widget="[\\w-]+"><p class="widget-loading">Loading…</p></div></section>',
     `\n    <section class="section" id="${name}"><div data-widget="${name}"><p class="widget-loading">Loading…</p></div></section>`);
   for (const lang of ['en', 'zh']) insertBefore(root, `web/i18n/${lang}.js`, /^};\s*$/m, catalogSection(name, lang));
-  insertAfterLast(root, 'web/style.css', '@import url\\("styles/[\\w-]+\\.css"\\);', `\n@import url("styles/${name}.css");`);
+  insertAfterLast(root, 'web/styles/style.css', '@import url\\("[\\w-]+\\.css"\\);', `\n@import url("${name}.css");`);
   insertAfterLast(root, 'README.md', '\\n\\| \\[`[\\w-]+`\\]\\(docs/embedding\\.md#[\\w-]+\\) \\|[^\\n]*\\|',
     `\n| [\`${name}\`](docs/embedding.md#${name}) | sees a softmax even out as its temperature rises (written by npm run new-widget: say what it does) |`);
-  const edited = ['web/widgets/index.js', 'web/widgets/all.js', 'web/index.html', 'web/i18n/en.js', 'web/i18n/zh.js', 'web/style.css', 'README.md'];
+  const edited = ['web/widgets/index.js', 'web/widgets/all.js', 'web/index.html', 'web/i18n/en.js', 'web/i18n/zh.js', 'web/styles/style.css', 'README.md'];
   if (resolve(root) === resolve(REPO)) {
     const docs = spawnSync(process.execPath, [join(REPO, 'scripts/embedding-docs.mjs')], { stdio: 'inherit' });
     if (docs.status !== 0) fail('scripts/embedding-docs.mjs failed');

@@ -1,6 +1,6 @@
 #include "attention/attention.hpp"
 
-#include "attention/kernel.hpp"
+#include "attention/fused_attention.hpp"
 #include "attention/softmax.hpp"
 
 #include <algorithm>

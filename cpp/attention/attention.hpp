@@ -51,7 +51,7 @@ AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V,
                           const AttentionOptions& options = {});
 
 // The output alone, for callers that do not show the steps. The dot score
-// with causal and padding masks runs the fused kernel (kernel.hpp): no
+// with causal and padding masks runs the fused kernel (fused_attention.hpp): no
 // (n_q, n_k) matrix is formed, so the 4096 x 4096 map limit does not apply
 // (the work limit does, to each product), and in WASM it is 3x faster than
 // attention() at n = 1024. Other scores and explicit masks take attention()

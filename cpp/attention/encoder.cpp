@@ -1,6 +1,6 @@
 #include "attention/encoder.hpp"
 
-#include "attention/kernel.hpp"
+#include "attention/fused_attention.hpp"
 #include "attention/layers.hpp"
 
 #include <cmath>

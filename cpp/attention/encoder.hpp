@@ -14,7 +14,7 @@
 //
 // Speed: every dense layer runs on weights packed once at load (gemm.hpp),
 // its bias, ReLU and residual applied as its sums are stored; each head runs
-// on the fused attention kernel (kernel.hpp), which also returns its weights.
+// on the fused attention kernel (fused_attention.hpp), which also returns its weights.
 #pragma once
 
 #include "attention/gemm.hpp"

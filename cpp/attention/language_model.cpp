@@ -2,7 +2,7 @@
 // buffer a step needs) and batches; its training is in lm_training.cpp.
 #include "attention/language_model.hpp"
 
-#include "attention/train_kernels.hpp"
+#include "attention/train_products.hpp"
 
 #include <algorithm>
 #include <cmath>

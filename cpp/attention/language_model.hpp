@@ -37,7 +37,7 @@
 // scaled by 1 / sqrt(2 layers), biases 0, layer-norm gains 1.
 //
 // Seeded and deterministic: the same options give bit-identical losses at
-// every step natively and in WASM (train_kernels.hpp: no FMA, our own exp and
+// every step natively and in WASM (train_products.hpp: no FMA, our own exp and
 // log, the same summation order everywhere). Every buffer is allocated in the
 // constructor: step() allocates nothing. generate() runs the model one token
 // at a time with a cache of every layer's keys and values (the same logits as

@@ -3,7 +3,7 @@
 // key/value cache, and what the model holds (language_model.hpp).
 #include "attention/language_model.hpp"
 
-#include "attention/train_kernels.hpp"
+#include "attention/train_products.hpp"
 #include "attention/train_step.hpp"
 
 #include <algorithm>

@@ -1,10 +1,10 @@
 // The language model's training: the forward and backward passes over a
 // batch, Adam steps, the held-out evaluation and the gradient check (its
 // options, construction and batches are in language_model.cpp; the layers'
-// loops in train_layers.cpp and train_kernels.cpp).
+// loops in train_layers.cpp and train_products.cpp).
 #include "attention/language_model.hpp"
 
-#include "attention/train_kernels.hpp"
+#include "attention/train_products.hpp"
 #include "attention/train_step.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // A small portable layer over vectors of 4 floats, so the attention kernel
-// (kernel.cpp) is written once and builds three ways:
+// (fused_attention.cpp) is written once and builds three ways:
 //
 //   -msimd128 (Emscripten)   WebAssembly SIMD128, <wasm_simd128.h>: what the module ships
 //   x86-64 (g++, clang)      SSE2, <emmintrin.h>: the native tests under ASan/UBSan

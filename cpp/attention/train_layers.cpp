@@ -1,7 +1,7 @@
 #include "attention/train_layers.hpp"
 
 #include "attention/simd.hpp"
-#include "attention/train_kernels.hpp"
+#include "attention/train_products.hpp"
 
 #include <cmath>
 #include <limits>

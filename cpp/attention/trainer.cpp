@@ -1,7 +1,7 @@
 #include "attention/trainer.hpp"
 
 #include "attention/positional.hpp"
-#include "attention/train_kernels.hpp"
+#include "attention/train_products.hpp"
 #include "attention/train_step.hpp"
 
 #include <cmath>

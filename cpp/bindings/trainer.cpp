@@ -1,6 +1,6 @@
 // The trainers behind api-trainer.js: the attention model trained on a
 // sequence task (trainer.hpp) and the learnable-width Nadaraya-Watson model
-// (nw_trainer.hpp). JS holds a handle, never a pointer; a deleted handle is an
+// (width_trainer.hpp). JS holds a handle, never a pointer; a deleted handle is an
 // error. Each live trainer keeps a buffer for the losses of step(n), reused
 // from call to call.
 #include "bindings/convert.hpp"

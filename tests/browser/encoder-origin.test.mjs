@@ -37,7 +37,7 @@ async function probePage() {
 // importing it), asks it to load url, and gives the types of its answers up to the last one.
 function askWorker(page, { url, origin, blob = false }) {
   return page.evaluate(({ url, origin, blob }) => new Promise((resolve) => {
-    const file = new URL('encoder-worker.js', location.href).href;
+    const file = new URL('encoder/encoder-worker.js', location.href).href;
     const script = blob ? URL.createObjectURL(new Blob([`import ${JSON.stringify(file)};`], { type: 'text/javascript' })) : file;
     const worker = new Worker(script, { type: 'module' });
     const seen = [];
@@ -90,7 +90,7 @@ test('were the page\'s check to let a foreign model through, the widget shows th
   const { page, log } = await openInstrumented(browser, `embed.html?widget=real-model&model=${encodeURIComponent(model)}`, {
     route: async (p) => {
       // the page's own check (encoder.js: modelAllowed) made to say yes to every address
-      await p.route(new URL('encoder.js', browser.url).href, async (r) => {
+      await p.route(new URL('encoder/encoder.js', browser.url).href, async (r) => {
         const response = await r.fetch();
         const body = (await response.text()).replace(/export function modelAllowed\(url\) \{/, '$&\n  return true;');
         assert.match(body, /modelAllowed\(url\) \{\n {2}return true;/, 'the page\'s check is replaced');

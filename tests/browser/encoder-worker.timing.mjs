@@ -1,5 +1,5 @@
 // The pretrained encoder off the page's thread: its model file is read, the
-// encoder loaded and sentences encoded in a Web Worker (web/encoder-worker.js),
+// encoder loaded and sentences encoded in a Web Worker (web/encoder/encoder-worker.js),
 // so that, with the CPU throttled 4x as on a phone, the page's own thread only
 // draws, from the moment the model starts loading until its maps are drawn
 // and while a typed sentence of 28 words is encoded and drawn (its map a row
@@ -18,7 +18,7 @@
 // the other browser files (its name is outside node's test patterns: node
 // --test tests/browser/ skips it); and in some phases of this shared host
 // the same frames take twice their usual thread time in every run for
-// minutes. As the page's timings do (web/timing.js), the test keeps the least
+// minutes. As the page's timings do (web/runtime/timing.js), the test keeps the least
 // disturbed of three runs: other work only ever adds time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
-import { MODEL } from '../../web/training/engine.js';
+import { MODEL } from '../../web/widgets/training/engine.js';
 import { startBrowser, whenReady, withPage } from './harness.mjs';
 
 let browser, att;

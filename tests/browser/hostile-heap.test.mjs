@@ -20,7 +20,7 @@ const open = (path, options) => openInstrumented(browser, path, options);
 // listeners (CDP Memory.getDOMCounters).
 async function heaps(page, cdp) {
   const wasm = await page.evaluate(async () => {
-    const { loadAttention } = await import(new URL('compute.js', document.baseURI).href);
+    const { loadAttention } = await import(new URL('runtime/compute.js', document.baseURI).href);
     return (await loadAttention()).debug.memoryStats();
   });
   let js = Infinity, dom = Infinity;

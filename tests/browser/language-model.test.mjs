@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
-import { BATCH, CORPORA, SAMPLES } from '../../web/lm/engine.js';
+import { BATCH, CORPORA, SAMPLES } from '../../web/widgets/language-model/engine.js';
 import { assertClean, assertShown, eventually, openPage, startBrowser } from './harness.mjs';
 
 const WIDGET = '[data-widget="language-model"]';

@@ -1,4 +1,4 @@
-// Browser test of the widget lifecycle (web/runtime.js: dispose(view),
+// Browser test of the widget lifecycle (web/runtime/runtime.js: dispose(view),
 // unmount()): the page's language switch unmounts the widgets it mounts again,
 // and what they started stops at once (their workers close, no interval is
 // left ticking); no widget polls whether it is still on the page, nor reaches into a heatmap.

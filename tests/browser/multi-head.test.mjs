@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
-import { tokenize } from '../../web/text.js';
+import { tokenize } from '../../web/runtime/text.js';
 import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertSentenceAlerts, OVERLONG, whenReady } from './harness.mjs';
 
 const W = '[data-widget="multi-head"]';

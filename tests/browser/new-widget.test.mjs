@@ -38,7 +38,7 @@ test('npm run new-widget writes a widget that is registered everywhere and passe
     assert.match(read('web/widgets/index.js'), new RegExp(`'${NAME}': \\(\\) => import\\('\\./${NAME}\\.js'\\)`));
     assert.match(read('web/widgets/all.js'), new RegExp(`'${NAME}': softmaxTemperature,`));
     assert.match(read('web/index.html'), new RegExp(`<section class="section" id="${NAME}"><div data-widget="${NAME}">`));
-    assert.match(read('web/style.css'), new RegExp(`@import url\\("styles/${NAME}\\.css"\\);`));
+    assert.match(read('web/styles/style.css'), new RegExp(`@import url\\("${NAME}\\.css"\\);`));
     assert.match(read('README.md'), new RegExp(`^\\| \\[\`${NAME}\`\\]\\(docs/embedding\\.md#${NAME}\\) \\|`, 'm'));
     // a second run refuses to write it twice
     assert.notEqual(node([join(repo, 'scripts/new-widget.mjs'), NAME, '--root', root], repo).status, 0);

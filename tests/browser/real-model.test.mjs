@@ -234,7 +234,7 @@ test('?weights=f16 and ?weights=f32 load the float files; another value is a vis
 
 test('a missing or corrupt model file is a visible message', async () => {
   for (const [model, message] of [
-    ['favicon.svg', /^The model file could not be loaded from http:\/\/[^ ]+\/favicon\.svg: loadEncoder: model file: not an attention-wasm encoder file/],
+    ['page/favicon.svg', /^The model file could not be loaded from http:\/\/[^ ]+\/page\/favicon\.svg: loadEncoder: model file: not an attention-wasm encoder file/],
     ['model/no-such-file.bin', /^The model file could not be loaded from http:\/\/[^ ]+\/model\/no-such-file\.bin: HTTP 404/],
   ]) {
     const { page, log } = await openPage(browser, `embed.html?widget=real-model&model=${model}`);

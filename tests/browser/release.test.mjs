@@ -2,13 +2,12 @@
 // a copy of dist/ alone in a temporary folder, served under a subpath by a
 // plain static server that sends Access-Control-Allow-Origin: * (a CDN), and
 // the author's pages on a second origin.
-//   - the tutorial (examples/tutorial.html): its four widgets, training in a
-//     Web Worker started from the CDN's script, the iframe's height;
-//   - every widget by script tag, from a copy renamed embed-9.9.9.js;
-//   - the API: mount, events, getState/setState, unmount (no worker left), bad
-//     arguments, divs added and removed after load, the script included twice,
-//     a decoy embed.js of a third origin earlier on the page;
-//   - the iframe's messages, with its id.
+//   - the tutorial (examples/tutorial.html): its four widgets, training in a Web Worker
+//     started from the CDN's script, the iframe's height; every widget by script tag,
+//     from a copy renamed embed-9.9.9.js; the iframe's messages, with its id;
+//   - the API: mount, events, getState/setState, unmount (no worker left), bad arguments,
+//     divs added and removed after load, the script included twice, a decoy embed.js
+//     of a third origin earlier on the page.
 //   node --test tests/browser/release.test.mjs
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -100,7 +99,6 @@ function assertOwnOrigins(log) {
   assert.deepEqual(elsewhere, [], 'requests outside the site and the CDN');
   assert.deepEqual(log.pageErrors, [], 'page errors');
 }
-
 const readyWidget = (page, name, timeout = 30000) => page.locator(`div[data-widget="${name}"][data-ready="true"]`).first().waitFor({ timeout });
 
 test('the tutorial from another origin: its widgets, training in a worker, the iframe sized by its messages', async () => {

@@ -169,7 +169,7 @@ test('a fragment whose escapes are malformed (#%E0%A4%A) names no section: no er
   assert.deepEqual(await current(page), ['#concepts'], 'the first section is current, as at the top');
   // land() itself, on a table of its own, with the malformed fragment in the address
   const landed = await page.evaluate(async () => {
-    const { createToc } = await import('./toc.js');
+    const { createToc } = await import('./page/toc.js');
     const root = document.createElement('div');
     root.innerHTML = '<nav class="toc"><button class="toc-toggle" aria-expanded="false"></button><span class="toc-current"></span><ol class="toc-list"></ol></nav>' +
       '<main><section id="one"><h2 class="widget-title">One</h2></section></main>';
@@ -194,7 +194,7 @@ test('a fragment whose escapes are malformed (#%E0%A4%A) names no section: no er
 test('the list is built from the sections present: a section added later gets its link', () => withPage(browser, '?lang=en', async ({ page }) => {
   await titled(page);
   const result = await page.evaluate(async () => {
-    const { createToc } = await import('./toc.js');
+    const { createToc } = await import('./page/toc.js');
     const root = document.createElement('div');
     root.innerHTML = '<nav class="toc"><button class="toc-toggle" aria-expanded="false"></button><span class="toc-current"></span><ol class="toc-list"></ol></nav>' +
       '<main><section id="one"><h2 class="widget-title">One</h2></section><section id="two-words"><p>no widget yet</p></section></main>';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
-import { MODEL } from '../../web/training/engine.js';
+import { MODEL } from '../../web/widgets/training/engine.js';
 import { assertClean, assertShown, eventually, mainThreadTasks, openPage, startBrowser } from './harness.mjs';
 
 const WIDGET = '[data-widget="training"]';

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { CATALOGS, LANGUAGES, translator } from '../../web/i18n.js';
-import { layout, parseMessage, plainText, typeset } from '../../web/typeset.js';
+import { CATALOGS, LANGUAGES, translator } from '../../web/i18n/i18n.js';
+import { layout, parseMessage, plainText, typeset } from '../../web/i18n/typeset.js';
 import { WIDGETS } from '../../web/widgets/index.js';
 
 const WEB = new URL('../../web/', import.meta.url);
@@ -16,7 +16,9 @@ const en = CATALOGS.en;
 const placeholders = (text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 test('every language has one catalog file, registered', () => {
-  const files = readdirSync(new URL('i18n/', WEB)).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+  // (beside the catalogs: i18n.js, which reads them, and typeset.js, the formula markup)
+  const files = readdirSync(new URL('i18n/', WEB)).filter((f) => f.endsWith('.js') && !['i18n.js', 'typeset.js'].includes(f))
+    .map((f) => f.slice(0, -3)).sort();
   assert.deepEqual([...LANGUAGES].sort(), files);
   assert.ok(LANGUAGES.includes('en') && LANGUAGES.includes('zh'));
 });
@@ -73,18 +75,21 @@ const literal = (label) => !/\p{L}{2,}/u.test(label);
 function sources() {
   const out = [];
   for (const file of readdirSync(new URL('widgets/', WEB))) {
-    if (file === 'index.js') continue;
-    out.push({ file: `widgets/${file}`, sections: [file.replace(/\.js$/, ''), 'common'] });
+    if (file === 'index.js' || !file.endsWith('.js')) continue;  // (its folders: below)
+    out.push({ file: `widgets/${file}`, sections: file === 'sentences.js' ? ['common'] : [file.replace(/\.js$/, ''), 'common'] });
   }
   // the frame of every widget: its keys in common, or in the section of every widget (title, intro)
-  out.push({ file: 'runtime.js', sections: ['common', EVERY_WIDGET] });
-  for (const file of ['controls.js', 'text.js', 'mount.js', 'encoder.js', 'model.js', 'export.js']) out.push({ file, sections: ['common'] });
-  out.push({ file: 'app.js', sections: ['page', 'common'] });
+  out.push({ file: 'runtime/runtime.js', sections: ['common', EVERY_WIDGET] });
+  for (const file of ['runtime/controls.js', 'runtime/text.js', 'runtime/mount.js', 'encoder/encoder.js', 'encoder/model-widgets.js', 'runtime/export.js'])
+    out.push({ file, sections: ['common'] });
+  out.push({ file: 'page/app.js', sections: ['page', 'common'] });
   for (const file of readdirSync(new URL('render/', WEB))) out.push({ file: `render/${file}`, sections: ['common'] });
   // the training widget's own modules (its drawing, controller and loop)
-  for (const file of readdirSync(new URL('training/', WEB))) out.push({ file: `training/${file}`, sections: ['training', 'common'] });
+  for (const file of readdirSync(new URL('widgets/training/', WEB))) out.push({ file: `widgets/training/${file}`, sections: ['training', 'common'] });
   // the language model's (its drawing and loop)
-  for (const file of readdirSync(new URL('lm/', WEB))) out.push({ file: `lm/${file}`, sections: ['language-model', 'common'] });
+  for (const file of readdirSync(new URL('widgets/language-model/', WEB))) {
+    out.push({ file: `widgets/language-model/${file}`, sections: ['language-model', 'common'] });
+  }
   return out;
 }
 

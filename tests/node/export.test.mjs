@@ -1,8 +1,8 @@
-// toCsv of web/export.js: RFC 4180 quoting, numbers as written, and text a
+// toCsv of web/runtime/export.js: RFC 4180 quoting, numbers as written, and text a
 // spreadsheet would take for a formula (OWASP's CSV injection list) read as text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toCsv } from '../../web/export.js';
+import { toCsv } from '../../web/runtime/export.js';
 
 const lines = (csv) => csv.split('\r\n').slice(0, -1);
 

@@ -9,7 +9,7 @@ export function matrix(rows) {
 }
 
 // Deterministic random numbers for the tests (mulberry32), uniform on [-1, 1).
-export { randomSigned as random } from '../../web/random.js';
+export { randomSigned as random } from '../../web/runtime/random.js';
 
 export function randomMatrix(rows, cols, rand) {
   const data = new Float32Array(rows * cols);

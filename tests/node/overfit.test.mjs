@@ -1,11 +1,11 @@
 // Node test of the language model widget's reading of its curves
-// (web/lm/draw.js: overfitting): it says "overfitting" only when the held-out
+// (web/widgets/language-model/draw.js: overfitting): it says "overfitting" only when the held-out
 // loss has risen at least 0.05 nats above its lowest while the batch loss,
 // averaged over the 50 steps before each evaluation, went on falling.
 //   node --test tests/node/overfit.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { overfitting } from '../../web/lm/draw.js';
+import { overfitting } from '../../web/widgets/language-model/draw.js';
 
 // batch losses falling from 6 by `slope` a step (then flat from `flatFrom`)
 const falling = (n, slope = 0.002, flatFrom = Infinity) => Float64Array.from({ length: n }, (_, k) => 6 - slope * Math.min(k, flatFrom));

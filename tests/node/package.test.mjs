@@ -76,7 +76,7 @@ function assertGolden(g) {
 test('the tarball holds the module and the two it loads on first use, its types (the encoder, the trainers and the language model in their own .d.mts), the classic scripts, embed.js and its types, the model converter, the release, README and LICENSE: nothing else', () => {
   const files = pack.files.map((f) => f.path).sort();
   assert.deepEqual(files.filter((f) => !f.startsWith('dist/')), ['LICENSE', 'README.md', 'package.json', 'scripts/model.mjs', 'scripts/quantize.mjs',
-    'web/embed.d.ts', 'web/embed.js',
+    'web/embed.js', 'web/page/embed.d.ts',
     'web/wasm/attention-encoder.js', 'web/wasm/attention-encoder.mjs', 'web/wasm/attention-training.js',
     'web/wasm/attention-training.mjs', 'web/wasm/attention.d.mts', 'web/wasm/attention.js', 'web/wasm/attention.mjs',
     'web/wasm/encoder.d.mts', 'web/wasm/language-model.d.mts', 'web/wasm/trainer.d.mts']);
@@ -201,7 +201,7 @@ export { version };
 `);
   const good = typecheck(['embed-usage.mts'], { module: 'node16', moduleResolution: 'node16', lib: ['es2022', 'dom'] });
   assert.equal(good.status, 0, good.stdout.split('\n').filter((l) => /error TS/.test(l)).join('\n'));
-  assert.match(good.stdout, /Module name 'attention-wasm\/embed' was successfully resolved to '.*\/node_modules\/attention-wasm\/web\/embed\.d\.ts'/);
+  assert.match(good.stdout, /Module name 'attention-wasm\/embed' was successfully resolved to '.*\/node_modules\/attention-wasm\/web\/page\/embed\.d\.ts'/);
   writeFileSync(join(app, 'embed-misuse.mts'), `import type { AttentionWasmEmbed } from 'attention-wasm/embed';
 declare const api: AttentionWasmEmbed;
 api.mount(document.body, { widget: 'nope' });

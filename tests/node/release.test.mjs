@@ -31,7 +31,8 @@ test('dist/ holds the page, the embeds, the modules, the quantized model, the co
   for (const needed of ['wasm/attention.mjs', 'wasm/attention.js',
     'wasm/attention-encoder.mjs', 'wasm/attention-encoder.js', 'wasm/attention-training.mjs', 'wasm/attention-training.js',
     'model/encoder.q.bin', 'data/names.json', 'data/quatrains.json',
-    'app.js', 'workers.js', 'training/worker.js', 'lm/worker.js', 'live/loop.js', 'encoder-worker.js', 'style.css', 'favicon.svg']) {
+    'page/app.js', 'runtime/workers.js', 'widgets/training/worker.js', 'widgets/language-model/worker.js', 'live/loop.js',
+    'encoder/encoder-worker.js', 'styles/style.css', 'page/favicon.svg']) {
     assert.ok(files.includes(manifest.immutable + needed), `dist/${manifest.immutable}${needed}`);
   }
   assert.deepEqual(files.filter((f) => /encoder\.f(16|32)\.bin$|\.d\.mts$|\.wasm$/.test(f)), [], 'no float model, no types, no intermediates');
@@ -67,15 +68,15 @@ test('the files folder is named by its contents: the first 12 hex digits of the 
   listed[0] = { ...listed[0], sha256: createHash('sha256').update('another').digest('hex') };
   assert.notEqual(`immutable/${folderHash(listed)}/`, folder);
   const index = readFileSync(join(dist, 'index.html'), 'utf8');
-  for (const path of ['app.js', 'style.css', 'toc.css', 'favicon.svg']) assert.ok(index.includes(`"${folder}${path}"`), `index.html loads ${folder}${path}`);
+  for (const path of ['page/app.js', 'styles/style.css', 'page/toc.css', 'page/favicon.svg']) assert.ok(index.includes(`"${folder}${path}"`), `index.html loads ${folder}${path}`);
   const frame = readFileSync(join(dist, 'embed.html'), 'utf8');
-  assert.ok(frame.includes(`src="${folder}embed-frame.js"`), 'embed.html loads the frame\'s module from the folder');
+  assert.ok(frame.includes(`src="${folder}page/embed-frame.js"`), 'embed.html loads the frame\'s module from the folder');
   assert.ok(readFileSync(join(dist, 'embed.js'), 'utf8').includes(`"${folder}"`), 'embed.js knows the folder');
   // the server of npm start, serving dist/, tells browsers to keep the folder's files
   const { serve } = await import('../../scripts/serve.mjs');
   const { server, url } = await serve({ root: dist });
   try {
-    const kept = await fetch(`${url}${folder}app.js`);
+    const kept = await fetch(`${url}${folder}page/app.js`);
     assert.equal(kept.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     const page = await fetch(`${url}index.html`);
     assert.equal(page.headers.get('cache-control'), 'no-cache');

@@ -1,4 +1,4 @@
-// The training widget's engine (web/training/engine.js) in the live-training
+// The training widget's engine (web/widgets/training/engine.js) in the live-training
 // loop (web/live/loop.js), the same in its Web Worker and on the page:
 // snapshots hold the core's numbers for the step reached, slices end on time
 // and add up to exactly the steps asked for, a cancel says where it stopped, a
@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
-import { createEngine, MODEL } from '../../web/training/engine.js';
+import { createEngine, MODEL } from '../../web/widgets/training/engine.js';
 import { createLoop } from '../../web/live/loop.js';
 
 const att = await createAttention();

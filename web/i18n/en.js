@@ -1,7 +1,7 @@
 // English messages, one section per part of the page: common (shared by every
 // widget), page (the page's own text), then one section per widget in page order.
 // {name} is a placeholder filled by t(key, { name }); ^{…} and _{…} typeset a
-// superscript and a subscript (see web/i18n.js). Every language has one such file
+// superscript and a subscript (see web/i18n/i18n.js). Every language has one such file
 // with the same sections, keys and placeholders (tests/node/catalogs.test.mjs).
 export default {
   meta: {
@@ -51,7 +51,7 @@ export default {
     labelLaw: 'the Law sentence',
     labelVoting: 'the voting sentence',
     labelChinese: '中文：我有一个梦想',
-    // the loader and the address of the pretrained model: real-model, sentence-similarity (web/model.js)
+    // the loader and the address of the pretrained model: real-model, sentence-similarity (web/encoder/model-widgets.js)
     waiting: 'The model (about 8 MB) loads when this section comes into view.',
     fetching: 'Downloading the model: {loaded} of {total} MB',
     fetchingUnknown: 'Downloading the model: {loaded} MB',

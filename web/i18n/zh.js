@@ -48,7 +48,7 @@ export default {
     labelLaw: 'Law 句（Transformer 论文）',
     labelVoting: '投票句（Transformer 论文）',
     labelChinese: '中文：我有一个梦想',
-    // the loader and the address of the pretrained model: real-model, sentence-similarity (web/model.js)
+    // the loader and the address of the pretrained model: real-model, sentence-similarity (web/encoder/model-widgets.js)
     waiting: '模型（约 8 MB）会在这一节进入视野时加载。',
     fetching: '正在下载模型：{loaded} / {total} MB',
     fetchingUnknown: '正在下载模型：{loaded} MB',

@@ -1,7 +1,7 @@
 // What the widgets that train (training, language-model, learned-width) build
 // alike: the Train / One step / Reset bar, the grid of live numbers and a plot's figure.
 // Pure DOM; the sentences come from the widget's t.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 
 // controller() gives the widget's controller (made after its view)

@@ -11,7 +11,7 @@
 //   runner.reset(options); runner.advance(n); runner.cancel(); runner.view(settings); runner.dispose()
 //   await runner.parameters()   the model's tensors (an engine with parameters())
 //   mode: 'starting' | 'worker' | 'main'
-import { startWorker } from '../workers.js';
+import { startWorker } from '../runtime/workers.js';
 import { createLoop } from './loop.js';
 
 // a slice on the page: short enough that the page keeps its frames

@@ -1,10 +1,10 @@
-// The view of a model file loading (web/encoder.js reports its status): a
+// The view of a model file loading (web/encoder/encoder.js reports its status): a
 // progress bar while the file streams in, then one status line; a button to
 // try again after a failure. Drawing only: the status comes from the loader.
 //   modelLoader(t, onRetry) -> view { element, ... }
 //   showModelStatus(view, status, t)
 //     status: { phase: 'waiting' | 'fetching' | 'preparing' | 'ready' | 'failed', loaded, total, fromCache, seconds }
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { formatNumber } from './format.js';
 
 const MB = 1e6;

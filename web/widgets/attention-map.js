@@ -2,13 +2,13 @@
 // sentence (rows = queries, columns = keys; each row sums to 1). Focusing or
 // hovering a cell shows how its weight was computed; the arc view shows where
 // one word looks; the table view gives every number as text.
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { arcs } from '../render/arcs.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
-import { SENTENCE_PRESETS } from '../sentences.js';
-import { sentenceTokens } from '../text.js';
+import { SENTENCE_PRESETS } from './sentences.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'attention-map';
 

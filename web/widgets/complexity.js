@@ -5,7 +5,7 @@
 // plot with the crossover n = d (self-attention is cheaper than a recurrent
 // layer exactly when n < d); the factor when n doubles (4 for self-attention:
 // quadratic, not exponential); and fully connected vs self-attention.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { callout } from '../render/callout.js';
 import { formatCount, formatNumber } from '../render/format.js';
 import { PALETTE, linePlot } from '../render/plot.js';

@@ -3,8 +3,8 @@
 // cocktail-party effect that shows both, then how the focused kind maps onto
 // query, key and value. Text and a drawn picture: nothing to compute, so
 // compute() does not call the core.
-import { element, liveElement } from '../dom.js';
-import { message } from '../i18n.js';
+import { element, liveElement } from '../runtime/dom.js';
+import { message } from '../i18n/i18n.js';
 import { PALETTE } from '../render/plot.js';
 import { svg } from '../render/svg.js';
 

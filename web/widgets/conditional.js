@@ -5,13 +5,13 @@
 // with c is drawn next to the map with c = 0 (same fusion, same parameters,
 // so the only change is the condition), and the core measures the largest
 // change of any weight, max |Δ|.
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
 import { composite } from '../render/compose.js';
-import { SENTENCE_PRESETS } from '../sentences.js';
-import { sentenceTokens } from '../text.js';
+import { SENTENCE_PRESETS } from './sentences.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'conditional';
 

@@ -3,11 +3,11 @@
 // keys and values from the source, so the map is rectangular: one row per
 // target word, one column per source word. Beside it, self-attention of the
 // target, where Q, K and V all come from the target: same queries, other keys.
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { composite } from '../render/compose.js';
-import { sentenceTokens } from '../text.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'cross-attention';
 

@@ -2,12 +2,12 @@
 // A query height is compared with every key height; the scores become weights
 // (softmax), and the estimate is the weighted sum of the values (body weights).
 // The curve shows the estimate for every query: Nadaraya-Watson regression.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { linePlot } from '../render/plot.js';
 import { headerCell, headerRow } from '../render/table.js';
-import { inputError, parseNumbers } from '../text.js';
+import { inputError, parseNumbers } from '../runtime/text.js';
 
 // The article's illustrative weights, chosen by hand (they give 64.75 kg).
 const ARTICLE_WEIGHTS = [0.1, 0.15, 0.45, 0.3];

@@ -6,14 +6,14 @@
 // (lm/engine.js); the widget draws the snapshots (lm/draw.js). As in the training
 // widget, the steps trained are in the URL: a shared link retrains to them
 // and shows the same numbers, poems included.
-import { element } from '../dom.js';
-import { assetUrl } from '../assets.js';
+import { element } from '../runtime/dom.js';
+import { assetUrl } from '../runtime/assets.js';
 import { callout } from '../render/callout.js';
 import { composite } from '../render/compose.js';
-import { CORPORA, createEngine } from '../lm/engine.js';
+import { CORPORA, createEngine } from './language-model/engine.js';
 import { createController } from '../live/controller.js';
 import { plotFigure, showStatus, statGrid, trainingBar } from '../live/parts.js';
-import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from '../lm/draw.js';
+import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from './language-model/draw.js';
 
 export const name = 'language-model';
 // it trains: its module, its worker and its data load when it comes near the screen

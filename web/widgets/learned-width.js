@@ -5,7 +5,7 @@
 // the attention weights sharpen as w grows. Training is cheap (50 samples), so
 // it runs on the main thread: the steps are in the state (and the URL), and a
 // trainer kept per options only steps forward to the asked-for count.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { linePlot } from '../render/plot.js';

@@ -5,12 +5,12 @@
 // scaled scores with −∞ where masked, before softmax; right, the weights after
 // softmax: 0 where masked, the remaining weights renormalised so each row
 // still sums to 1. A row with every key masked is all 0 (never 0/0, NaN).
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { composite } from '../render/compose.js';
-import { SENTENCE_PRESETS } from '../sentences.js';
-import { sentenceTokens } from '../text.js';
+import { SENTENCE_PRESETS } from './sentences.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'masking';
 

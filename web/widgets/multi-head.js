@@ -3,13 +3,13 @@
 // draws its own map; the head outputs Z_h (n × d_model/h) are concatenated
 // back to n × d_model and mixed by W^O. The shapes are printed from the core's
 // matrices; focusing any cell shows its number.
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { composite } from '../render/compose.js';
 import { svg } from '../render/svg.js';
-import { SENTENCE_PRESETS } from '../sentences.js';
-import { sentenceTokens } from '../text.js';
+import { SENTENCE_PRESETS } from './sentences.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'multi-head';
 

@@ -4,13 +4,13 @@
 // the reordered sentence is the old map with its rows and columns moved (same
 // numbers); with X + PE the maps differ. The largest difference between the
 // reordered map and the moved original is computed by the core.
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
-import { random } from '../random.js';
+import { random } from '../runtime/random.js';
 import { composite } from '../render/compose.js';
-import { SENTENCE_PRESETS } from '../sentences.js';
-import { sentenceTokens } from '../text.js';
+import { SENTENCE_PRESETS } from './sentences.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'positional-encoding';
 

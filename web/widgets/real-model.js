@@ -1,19 +1,19 @@
 // Widget "real-model": the attention of a real, trained model. A small
 // pretrained sentence encoder (Universal Sentence Encoder Lite, 2 layers × 4
 // heads) runs in the C++ core; its model file loads when the widget first
-// comes into view (web/model.js, web/encoder.js: progress, Cache Storage).
+// comes into view (web/encoder/model-widgets.js, web/encoder/encoder.js: progress, Cache Storage).
 // Shows the maps of all 8 heads, one of them large (over words or over
 // pieces), and where a query looks most. The sentence-similarity widget
 // shares its encoder.
-import { element, liveElement } from '../dom.js';
-import { message } from '../i18n.js';
-import { encodeCached, encoderFor, modelControl, mountModelLoader } from '../model.js';
+import { element, liveElement } from '../runtime/dom.js';
+import { message } from '../i18n/i18n.js';
+import { encodeCached, encoderFor, modelControl, mountModelLoader } from '../encoder/model-widgets.js';
 import { composite } from '../render/compose.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { mapTiles } from '../render/thumbnail.js';
-import { inputError } from '../text.js';
-import { nextTask } from '../timing.js';
+import { inputError } from '../runtime/text.js';
+import { nextTask } from '../runtime/timing.js';
 
 export const name = 'real-model';
 

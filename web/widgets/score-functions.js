@@ -6,14 +6,14 @@
 // against every key; concat's rows are all equal: its query term is the same
 // for every key, so softmax cancels it. With d_q ≠ d_k the dot product is
 // undefined and its card shows the core's own error message.
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { heatmap } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
 import { headerCell, headerRow } from '../render/table.js';
 import { svg, textWidth } from '../render/svg.js';
-import { sentenceTokens } from '../text.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'score-functions';
 

@@ -9,13 +9,13 @@
 //     -> S/√d_k -> mask (none or causal) -> A = softmax by rows -> Z = AV (n, d_k).
 // Why: the article's formulas become numbers one can check, and the same
 // steps scale from two words to a sentence.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
 import { cornerCell, headerCell, headerRow } from '../render/table.js';
-import { SENTENCE_PRESETS } from '../sentences.js';
-import { sentenceTokens } from '../text.js';
+import { SENTENCE_PRESETS } from './sentences.js';
+import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'self-attention';
 

@@ -1,11 +1,11 @@
 // Widget "sentence-similarity": how alike two sentences are, by the real
 // model's sentence embeddings. The pretrained encoder of the real-model widget
-// (the same instance: web/model.js loads it once per page) turns each sentence
+// (the same instance: web/encoder/model-widgets.js loads it once per page) turns each sentence
 // into one unit vector of 512 numbers; the similarity of two sentences is the
 // dot product of their vectors, which the core computes as the raw scores q·k
 // of attention, with the embeddings as queries and as keys.
-import { element } from '../dom.js';
-import { encodeCached, encoderFor, modelControl, mountModelLoader } from '../model.js';
+import { element } from '../runtime/dom.js';
+import { encodeCached, encoderFor, modelControl, mountModelLoader } from '../encoder/model-widgets.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber } from '../render/format.js';
 

@@ -7,13 +7,13 @@
 //       q·k / √d variance 1: histograms of samples, bin counts from the core;
 //   (d) so without scaling one key takes all the weight at large d (entropy
 //       near 0); with it the weights stay spread.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { barChart, PALETTE } from '../render/plot.js';
 import { svg } from '../render/svg.js';
 import { headerCell, headerRow } from '../render/table.js';
-import { inputError, parseNumbers } from '../text.js';
+import { inputError, parseNumbers } from '../runtime/text.js';
 
 export const name = 'softmax-scaling';
 

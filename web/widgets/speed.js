@@ -11,12 +11,12 @@
 // few seconds. It runs in small steps (a macrotask between two timings), and
 // each step puts what it measured into the state (`run`, not in the URL), so
 // state -> compute -> render draws it like any other widget.
-import { element, liveElement } from '../dom.js';
+import { element, liveElement } from '../runtime/dom.js';
 import { callout } from '../render/callout.js';
 import { formatMs, formatNumber, formatPower, formatRatio } from '../render/format.js';
 import { PALETTE, linePlot } from '../render/plot.js';
 import { headerCell, headerRow } from '../render/table.js';
-import { nextTask, timeCall } from '../timing.js';
+import { nextTask, timeCall } from '../runtime/timing.js';
 import { attentionLoop } from './speed-baseline.js';
 
 export const name = 'speed';

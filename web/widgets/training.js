@@ -7,12 +7,12 @@
 // (training/engine.js); step 0 comes from there too. The state in the
 // URL includes the steps trained: the engine is deterministic, so a shared
 // link retrains to that step and shows the same numbers.
-import { element } from '../dom.js';
+import { element } from '../runtime/dom.js';
 import { composite } from '../render/compose.js';
 import { mapThumbnail } from '../render/thumbnail.js';
-import { createEngine } from '../training/engine.js';
+import { createEngine } from './training/engine.js';
 import { createController, MAX_STEPS } from '../live/controller.js';
-import { accuracyPlot, drawSnapshot, lossPlot, mapFigure, pattern, percent } from '../training/draw.js';
+import { accuracyPlot, drawSnapshot, lossPlot, mapFigure, pattern, percent } from './training/draw.js';
 import { plotFigure, showStatus, statGrid, trainingBar } from '../live/parts.js';
 
 export const name = 'training';

@@ -1,0 +1,78 @@
+// The full page: every [data-widget] element is mounted, each with its state
+// under its own prefix in the URL (?kv-query.q=172&attention-map.sentence=...),
+// and the page's own text follows the language switch, which offers every
+// language that has a catalog; the table of contents names every section by
+// its widget's title.
+import { LANGUAGES, detectLanguage, languageTag, message, translator } from '../i18n/i18n.js';
+import { mountByName } from '../runtime/mount.js';
+import { flushState } from '../runtime/state.js';
+import { createToc } from './toc.js';
+
+let lang = detectLanguage();
+
+function translatePage() {
+  const t = translator(lang, 'page');
+  document.documentElement.lang = languageTag(lang);
+  document.title = t('documentTitle');
+  for (const node of document.querySelectorAll('[data-i18n]')) node.replaceChildren(t.rich(node.dataset.i18n));
+  for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
+}
+
+const toc = createToc(document.querySelector('nav.toc'));
+
+// The mounted widgets (their handles, or null where one failed to start)
+let mounted = [];
+let generation = 0;
+
+// Resolves once every widget shows its title (its numbers may come later).
+// Widgets already mounted (in the former language) are unmounted first; one
+// that comes up after a newer switch is unmounted at once. A lazy widget
+// (one that trains) watches for the screen only once the widgets above it have
+// drawn or failed: before that they are one line high, and it would seem near.
+function mountAll() {
+  const mine = ++generation;
+  for (const handle of mounted.splice(0)) handle?.unmount();
+  let above = Promise.resolve();
+  const mounts = [...document.querySelectorAll('main [data-widget]')].map((root) => {
+    let settle;
+    const drawn = new Promise((resolve) => { settle = resolve; });
+    const mount = mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.`, after: above,
+      onReady: settle, onError: settle }).then((handle) => {
+      if (!handle || handle.lazy) settle();  // a lazy widget above waits for no one
+      if (mine === generation) mounted.push(handle);
+      else handle?.unmount();
+    });
+    above = Promise.all([above, drawn]);
+    return mount;
+  });
+  return Promise.all(mounts).then(() => toc.refresh());
+}
+
+function switchTo(next) {
+  if (!LANGUAGES.includes(next) || next === lang) return;
+  lang = next;
+  flushState();  // the widgets' latest states, which mountAll reads back
+  const params = new URLSearchParams(location.search);
+  params.set('lang', lang);
+  try { history.replaceState(history.state, '', `${location.pathname}?${params}${location.hash}`); } catch { /* file: */ }
+  translatePage();
+  mountAll();
+}
+
+// one button per catalog, each named in its own language
+function languageButtons(group) {
+  group.setAttribute('aria-label', LANGUAGES.map((code) => message(code, 'common', 'language')).join(' / '));
+  group.replaceChildren(...LANGUAGES.map((code) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.lang = code;
+    button.lang = languageTag(code);
+    button.textContent = message(code, 'meta', 'name');
+    button.addEventListener('click', () => switchTo(code));
+    return button;
+  }));
+}
+
+for (const group of document.querySelectorAll('.language')) languageButtons(group);
+translatePage();
+mountAll().then(() => toc.land());

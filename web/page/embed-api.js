@@ -1,0 +1,167 @@
+// The script-tag embed's JavaScript API, globalThis.attentionWasm (web/page/embed.d.ts
+// types it):
+//   attentionWasm.version
+//   attentionWasm.mount(element, { widget, state, lang, theme, hide }) -> handle
+//     handle: { widget, element, getState(), setState(partial), unmount() }
+// Each widget lives in a shadow root of its element, with its own styles, so
+// neither the host page nor the widget restyles the other. The element hears
+// bubbling CustomEvents: attention-wasm:ready { widget } once its first numbers
+// are drawn, attention-wasm:statechange { widget, state } after each change the
+// reader makes, attention-wasm:error { widget, message }.
+// Bad arguments throw an Error that names the problem; nothing is mounted then.
+//
+// mountFromAttributes(element) does the same for <div data-widget="name"
+// data-state="q=165&score=dot" data-lang="zh" data-theme="dark" data-hide="title intro">,
+// where, as in a URL, a bad state value falls back to the widget's default and
+// a bad widget name is a visible message (and an error event).
+import { LANGUAGES, detectLanguage, translator } from '../i18n/i18n.js';
+import { mountWidget } from '../runtime/runtime.js';
+import { checkState, parseState, publicState } from '../runtime/state.js';
+import { DEFINITIONS } from '../widgets/all.js';
+
+export const THEMES = ['auto', 'light', 'dark'];
+export const HIDEABLE = ['title', 'intro', 'quiz', 'export', 'embed'];
+
+const mounts = new Map();  // element -> handle
+const shadows = new WeakSet();  // the shadow roots this script made (an element keeps its shadow root)
+
+const list = (values) => values.map((v) => JSON.stringify(v)).join(', ');
+const fail = (message) => { throw new Error(`attentionWasm.mount: ${message}`); };
+
+function emit(element, type, detail) {
+  element.dispatchEvent(new CustomEvent(`attention-wasm:${type}`, { bubbles: true, detail }));
+}
+
+// The options checked, or an Error naming the first bad one.
+function checkOptions(element, options) {
+  if (!element || element.nodeType !== 1) fail('the first argument must be an element of the page');
+  if (mounts.has(element)) fail(`this element already holds the widget "${mounts.get(element).widget}": unmount it first`);
+  if (element.shadowRoot && !shadows.has(element.shadowRoot)) fail('this element already has a shadow root of another script');
+  if (options === null || typeof options !== 'object') fail('the options must be an object: { widget, state, lang, theme, hide }');
+  const { widget, state = {}, lang, theme = 'auto', hide = [] } = options;
+  const def = typeof widget === 'string' && Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
+  if (!def) fail(`unknown widget ${JSON.stringify(widget)}; the widgets are ${list(Object.keys(DEFINITIONS))}`);
+  if (lang !== undefined && !LANGUAGES.includes(lang)) fail(`unknown language ${JSON.stringify(lang)}; the languages are ${list(LANGUAGES)}`);
+  if (!THEMES.includes(theme)) fail(`unknown theme ${JSON.stringify(theme)}; the themes are ${list(THEMES)}`);
+  if (!Array.isArray(hide) || hide.some((part) => !HIDEABLE.includes(part))) {
+    fail(`hide must be an array of ${list(HIDEABLE)}, got ${JSON.stringify(hide)}`);
+  }
+  let given;
+  try {
+    given = checkState(state, def.controls, widget);
+  } catch (error) {
+    fail(error.message);
+  }
+  return { def, given, lang: lang ?? detectLanguage(''), theme, hide };
+}
+
+// The stylesheet of a shadow root: one constructed sheet shared by every widget
+// of the page where the browser has them (a host's Content-Security-Policy then
+// needs no 'unsafe-inline' for styles), else a <style> element.
+let constructed = null;
+function styles(shadow, sheet) {
+  if (typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype && 'adoptedStyleSheets' in shadow) {
+    if (!constructed) {
+      constructed = new CSSStyleSheet();
+      constructed.replaceSync(sheet);
+    }
+    shadow.adoptedStyleSheets = [constructed];
+    return [];
+  }
+  const style = document.createElement('style');
+  style.textContent = sheet;
+  return [style];
+}
+
+// The widget's frame inside element's shadow root: its stylesheet and the widget's root.
+function frame(element, sheet, widget, theme) {
+  let shadow = element.shadowRoot;
+  if (!shadow) {
+    try {
+      shadow = element.attachShadow({ mode: 'open' });
+    } catch {
+      fail(`a <${element.localName}> cannot hold a widget: use a <div>`);
+    }
+    shadows.add(shadow);
+  }
+  const root = document.createElement('div');
+  root.dataset.widget = widget;
+  if (theme !== 'auto') root.dataset.theme = theme;
+  shadow.replaceChildren(...styles(shadow, sheet), root);
+  return { shadow, root };
+}
+
+export function createApi({ version, sheet }) {
+  function mount(element, options = {}) {
+    const { def, given, lang, theme, hide } = checkOptions(element, options);
+    const widget = def.name;
+    const { shadow, root } = frame(element, sheet, widget, theme);
+    const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
+    const inner = mountWidget(root, def, {
+      lang, state: { ...defaults, ...given }, embedded: true, hide,
+      onChange: (state) => emit(element, 'statechange', { widget, state }),
+      onReady: () => emit(element, 'ready', { widget }),
+      onError: (message) => emit(element, 'error', { widget, message }),
+    });
+    let mounted = true;
+    const handle = Object.freeze({
+      widget,
+      element,
+      getState: () => publicState(inner.state, def.controls),
+      setState(partial) {
+        if (!mounted) throw new Error(`attentionWasm: the widget "${widget}" was unmounted`);
+        inner.setState(checkState(partial, def.controls, widget));
+      },
+      unmount() {
+        if (!mounted) return;
+        mounted = false;
+        mounts.delete(element);
+        inner.unmount();
+        shadow.replaceChildren();
+      },
+    });
+    mounts.set(element, handle);
+    return handle;
+  }
+
+  // <div data-widget …>: mounted, or a visible message saying why not
+  function mountFromAttributes(element) {
+    if (mounts.has(element)) return;
+    const { widget, state = '', lang, theme, hide = '' } = element.dataset;
+    const def = Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
+    const language = LANGUAGES.includes(lang) ? lang : detectLanguage('');
+    try {
+      if (!def) throw new Error(translator(language)('unknownWidget', { name: widget }));
+      // as in a URL: what is not valid falls back to the default
+      const parsed = parseState(`?${state}`, def.controls, {}, '');
+      mount(element, {
+        widget, state: parsed, lang: language,
+        theme: THEMES.includes(theme) ? theme : 'auto',
+        hide: hide.split(/[\s,]+/).filter((part) => HIDEABLE.includes(part)),
+      });
+    } catch (error) {
+      const shadow = element.shadowRoot ?? (() => { const s = element.attachShadow({ mode: 'open' }); shadows.add(s); return s; })();
+      const message = document.createElement('p');
+      message.setAttribute('role', 'alert');
+      message.textContent = translator(language)('startError', { message: error.message });
+      shadow.replaceChildren(message);
+      emit(element, 'error', { widget: widget ?? '', message: message.textContent });
+    }
+  }
+
+  // every <div data-widget> now and later; a removed one is unmounted
+  function watch(doc) {
+    const scan = (node) => {
+      if (node.nodeType !== 1) return;
+      if (node.matches('div[data-widget]')) mountFromAttributes(node);
+      for (const host of node.querySelectorAll('div[data-widget]')) mountFromAttributes(host);
+    };
+    scan(doc.documentElement);
+    new MutationObserver((records) => {
+      for (const record of records) record.addedNodes.forEach(scan);
+      for (const [element, handle] of mounts) if (!element.isConnected) handle.unmount();
+    }).observe(doc.documentElement, { childList: true, subtree: true });
+  }
+
+  return { api: Object.freeze({ version, mount }), watch };
+}

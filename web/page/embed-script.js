@@ -1,0 +1,32 @@
+// The source of embed.js, the script-tag embed: bundled into one classic
+// script (scripts/bundle.mjs), so it runs from any origin, under any name, and
+// from file://. Where it is, read while it runs (assets.js), is where it finds
+// its other files; data-base on its <script> names another folder.
+//
+// On a page it defines globalThis.attentionWasm (embed-api.js) and mounts every
+// <div data-widget="name" data-state="q=165" data-lang="zh">, those added later
+// too; included twice, the second copy does nothing. In a worker it started
+// (workers.js: a blob: URL importing this same script) it serves that worker.
+import css from '../styles/style.css';
+import { assetFolder } from '../runtime/assets.js';
+import { createApi } from './embed-api.js';
+
+/* global ATTENTION_WASM_VERSION */
+// a worker's own module, run only in that worker (bundled, it starts when imported)
+const SERVE = {
+  training: () => import('../widgets/training/worker.js'),
+  lm: () => import('../widgets/language-model/worker.js'),
+  encoder: () => import('../encoder/encoder-worker.js'),
+};
+
+if (typeof document === 'undefined') {
+  const kind = self.attentionWasmWorker;
+  if (Object.hasOwn(SERVE, kind)) SERVE[kind]();
+} else if (!globalThis.attentionWasm) {
+  assetFolder();  // read while this script runs: document.currentScript is gone later
+  // :root rules of the stylesheet apply to the shadow host instead
+  const { api, watch } = createApi({ version: ATTENTION_WASM_VERSION, sheet: css.replace(/:root\b/g, ':host') });
+  Object.defineProperty(globalThis, 'attentionWasm', { value: api, enumerable: true });
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => watch(document), { once: true });
+  else watch(document);
+}

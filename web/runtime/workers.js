@@ -1,0 +1,31 @@
+// Starts the page's Web Workers by kind: 'training' (the training widget's
+// loop), 'lm' (the language model's), 'encoder' (the pretrained encoder).
+//
+// Beside the page's modules (index.html, embed.html, dist/): a module worker
+// of the kind's own file. In the bundled embed.js, which may come from another
+// origin than the page (a CDN), a module worker cannot be created from its
+// URL: the worker is a classic one started from a same-origin blob: URL whose
+// one line imports embed.js itself (importScripts reads scripts from any
+// origin, like a <script> tag), told which kind to serve and where the files
+// are (embed-script.js then serves it). Throws where no worker can start (no
+// Worker, no address): the callers then work on the page's own thread.
+//
+//   startWorker('training') -> Worker
+import { assetFolder, embedScriptUrl } from './assets.js';
+
+const FILES = { training: '../widgets/training/worker.js', lm: '../widgets/language-model/worker.js', encoder: '../encoder/encoder-worker.js' };
+const blobs = new Map();  // kind -> blob: URL, one per kind and page
+
+export function startWorker(kind) {
+  if (!Object.hasOwn(FILES, kind)) throw new Error(`startWorker: no worker of kind ${JSON.stringify(kind)}`);
+  if (import.meta.url) return new Worker(new URL(FILES[kind], import.meta.url), { type: 'module' });
+  const script = embedScriptUrl();
+  if (typeof Worker !== 'function' || !script) throw new Error('no worker can start here');
+  if (!blobs.has(kind)) {
+    const set = (name, value) => `self.${name}=${JSON.stringify(value)};`;
+    const body = set('attentionWasmWorker', kind) + set('attentionWasmBase', assetFolder()) + set('attentionWasmScript', script) +
+      `importScripts(${JSON.stringify(script)});`;
+    blobs.set(kind, URL.createObjectURL(new Blob([body], { type: 'text/javascript' })));
+  }
+  return new Worker(blobs.get(kind));
+}

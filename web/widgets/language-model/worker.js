@@ -1,0 +1,6 @@
+// The language model's Web Worker: its engine (engine.js) in the live-training
+// worker (live/worker.js), so training never holds up the page.
+import { createEngine } from './engine.js';
+import { serveLoop } from '../../live/worker.js';
+
+serveLoop(createEngine);
