@@ -106,7 +106,7 @@ test('driving the whole page (every slider over its range, every choice, both la
   for (const name of all) {
     const root = widget(page, name);
     await ready(root);
-    changes += await root.evaluate(driveWidget, 15);
+    changes += await root.evaluate(driveWidget, 7);
   }
   // the speed widget measures only when asked: its smallest run
   const speed = widget(page, 'speed');
