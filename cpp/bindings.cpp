@@ -14,6 +14,10 @@
 
 #include "attention/cost_model.hpp"
 #include "attention/fit.hpp"
+#include "attention/language_model.hpp"
+#include "attention/lm_text.hpp"
+#include "attention/train_reference.hpp"
+#include "attention/trainer.hpp"
 
 #include <emscripten/bind.h>
 
@@ -39,6 +43,23 @@ EMSCRIPTEN_BINDINGS(attention_encoder) {
 #elif defined(ATTN_MODULE_TRAINING)
 EMSCRIPTEN_BINDINGS(attention_training) {
     declare_memory_stats();
+    value_object<attn::train::Evaluation>("TrainerEvaluation")
+        .field("loss", &attn::train::Evaluation::loss)
+        .field("accuracy", &attn::train::Evaluation::accuracy);
+    value_object<attn::train::GradientCheck>("GradientCheck")
+        .field("maxRelativeError", &attn::train::GradientCheck::max_relative_error)
+        .field("checked", &attn::train::GradientCheck::checked)
+        .field("worst", &attn::train::GradientCheck::worst);
+    value_object<attn::train::LmEvaluation>("LanguageModelEvaluation")
+        .field("loss", &attn::train::LmEvaluation::loss)
+        .field("unigramLoss", &attn::train::LmEvaluation::unigram_loss)
+        .field("tokens", &attn::train::LmEvaluation::tokens);
+    value_object<attn::train::LmInfo>("LanguageModelInfo")
+        .field("parameters", &attn::train::LmInfo::parameters)
+        .field("vocab", &attn::train::LmInfo::vocab)
+        .field("tokensPerStep", &attn::train::LmInfo::tokens_per_step)
+        .field("steps", &attn::train::LmInfo::steps);
+
     function("raw_trainer_create", &raw_trainer_create);
     function("raw_trainer_step", &raw_trainer_step);
     function("raw_trainer_evaluate", &raw_trainer_evaluate);
@@ -84,6 +105,10 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("parameters", &attn::LayerCost::parameters)
         .field("doubling", &attn::LayerCost::doubling)
         .field("doublingExponent", &attn::LayerCost::doubling_exponent);
+    value_object<attn::train::FormCheck>("FormCheck")
+        .field("passed", &attn::train::FormCheck::passed)
+        .field("total", &attn::train::FormCheck::total)
+        .field("share", &attn::train::FormCheck::share);
 
     function("raw_softmax", &raw_softmax);
     function("raw_attention", &raw_attention);

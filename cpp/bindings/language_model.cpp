@@ -77,12 +77,7 @@ val raw_lm_step(val o) {
 
 val raw_lm_evaluate(val o) {
     return guarded([&] {
-        const train::LmEvaluation e = model_of(o).evaluate();
-        val out = val::object();
-        out.set("loss", e.loss);
-        out.set("unigramLoss", e.unigram_loss);
-        out.set("tokens", e.tokens);
-        return out;
+        return val(model_of(o).evaluate());
     });
 }
 
@@ -133,12 +128,7 @@ val raw_lm_generate(val o) {
 
 val raw_lm_gradient_check(val o) {
     return guarded([&] {
-        const train::GradientCheck g = model_of(o).gradient_check();
-        val out = val::object();
-        out.set("maxRelativeError", g.max_relative_error);
-        out.set("checked", double(g.checked));
-        out.set("worst", g.worst);
-        return out;
+        return val(model_of(o).gradient_check());
     });
 }
 
@@ -155,13 +145,7 @@ val raw_lm_vocabulary(val o) {
 
 val raw_lm_info(val o) {
     return guarded([&] {
-        const train::LmInfo i = model_of(o).info();
-        val out = val::object();
-        out.set("parameters", i.parameters);
-        out.set("vocab", i.vocab);
-        out.set("tokensPerStep", i.tokens_per_step);
-        out.set("steps", i.steps);
-        return out;
+        return val(model_of(o).info());
     });
 }
 

@@ -257,12 +257,7 @@ val raw_init_uniform(val o) {
 // the five-character quatrain form of each text (lm_text.hpp): { passed, total, share }
 val raw_quatrain_form(val o) {
     return guarded([&] {
-        const train::FormCheck f = train::quatrain_form(to_strings(o["texts"]));
-        val out = val::object();
-        out.set("passed", f.passed);
-        out.set("total", f.total);
-        out.set("share", f.share);
-        return out;
+        return val(train::quatrain_form(to_strings(o["texts"])));
     });
 }
 

@@ -92,11 +92,7 @@ val raw_trainer_step(val o) {
 
 val raw_trainer_evaluate(val o) {
     return guarded([&] {
-        const train::Evaluation e = live_of<Trainer>(o).trainer->evaluate();
-        val out = val::object();
-        out.set("loss", e.loss);
-        out.set("accuracy", e.accuracy);
-        return out;
+        return val(live_of<Trainer>(o).trainer->evaluate());
     });
 }
 
@@ -130,12 +126,7 @@ val raw_trainer_parameters(val o) {
 
 val raw_trainer_gradient_check(val o) {
     return guarded([&] {
-        const train::GradientCheck g = live_of<Trainer>(o).trainer->gradient_check();
-        val out = val::object();
-        out.set("maxRelativeError", g.max_relative_error);
-        out.set("checked", double(g.checked));
-        out.set("worst", g.worst);
-        return out;
+        return val(live_of<Trainer>(o).trainer->gradient_check());
     });
 }
 
