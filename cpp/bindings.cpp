@@ -18,6 +18,7 @@
 #include "attention/lm_text.hpp"
 #include "attention/train_reference.hpp"
 #include "attention/trainer.hpp"
+#include "attention/width_trainer.hpp"
 
 #include <emscripten/bind.h>
 
@@ -43,6 +44,40 @@ EMSCRIPTEN_BINDINGS(attention_encoder) {
 #elif defined(ATTN_MODULE_TRAINING)
 EMSCRIPTEN_BINDINGS(attention_training) {
     declare_memory_stats();
+    value_object<attn::train::TrainerOptions>("TrainerOptions")
+        .field("task", &attn::train::TrainerOptions::task)
+        .field("seed", &attn::train::TrainerOptions::seed)
+        .field("length", &attn::train::TrainerOptions::length)
+        .field("vocab", &attn::train::TrainerOptions::vocab)
+        .field("dModel", &attn::train::TrainerOptions::d_model)
+        .field("heads", &attn::train::TrainerOptions::heads)
+        .field("batch", &attn::train::TrainerOptions::batch)
+        .field("learningRate", &attn::train::TrainerOptions::learning_rate)
+        .field("causal", &attn::train::TrainerOptions::causal)
+        .field("residual", &attn::train::TrainerOptions::residual);
+    value_object<attn::train::NwOptions>("WidthTrainerOptions")
+        .field("seed", &attn::train::NwOptions::seed)
+        .field("samples", &attn::train::NwOptions::samples)
+        .field("noise", &attn::train::NwOptions::noise)
+        .field("width", &attn::train::NwOptions::width)
+        .field("learningRate", &attn::train::NwOptions::learning_rate);
+    value_object<attn::train::StepResult>("TrainerStep")
+        .field("step", &attn::train::StepResult::step)
+        .field("loss", &attn::train::StepResult::loss);
+    value_object<attn::train::NwStep>("WidthTrainerStep")
+        .field("step", &attn::train::NwStep::step)
+        .field("loss", &attn::train::NwStep::loss)
+        .field("width", &attn::train::NwStep::width);
+    value_object<attn::train::LmStep>("LanguageModelStep")
+        .field("step", &attn::train::LmStep::step)
+        .field("loss", &attn::train::LmStep::loss)
+        .field("tokens", &attn::train::LmStep::tokens);
+    value_object<attn::train::GenerateOptions>("GenerateOptions")
+        .field("prompt", &attn::train::GenerateOptions::prompt)
+        .field("maxTokens", &attn::train::GenerateOptions::max_tokens)
+        .field("temperature", &attn::train::GenerateOptions::temperature)
+        .field("topK", &attn::train::GenerateOptions::top_k)
+        .field("seed", &attn::train::GenerateOptions::seed);
     value_object<attn::train::Evaluation>("TrainerEvaluation")
         .field("loss", &attn::train::Evaluation::loss)
         .field("accuracy", &attn::train::Evaluation::accuracy);

@@ -90,6 +90,10 @@ val from_mask(const Mask& m) {
     return out;
 }
 
+val float64_array(const std::vector<double>& xs) {
+    return val::global("Float64Array").new_(typed_memory_view(xs.size(), xs.data()));
+}
+
 val from_indices(const std::vector<Index>& xs) {
     std::vector<std::int32_t> narrow(xs.begin(), xs.end());
     return val::global("Int32Array").new_(typed_memory_view(narrow.size(), narrow.data()));

@@ -39,6 +39,15 @@ val from_mat(const Mat& m);                // { rows, cols, data: Float32Array }
 val from_vec(const Vec& v);                // Float32Array
 val from_mask(const Mask& m);              // { rows, cols, data: Uint8Array }, row-major
 val from_indices(const std::vector<Index>& xs);  // Int32Array
+val float64_array(const std::vector<double>& xs);  // Float64Array
+// a training step's result (a value_object, bindings.cpp) with the loss of each
+// step of the call: { step, loss, ..., losses: Float64Array }
+template <class Step>
+val step_result(const Step& r, const std::vector<double>& losses) {
+    val out(r);
+    out.set("losses", float64_array(losses));
+    return out;
+}
 val from_strings(const std::vector<std::string>& xs);
 val from_score_params(const ScoreParams& p, Score score);
 val from_projections(const Projections& W);

@@ -20,6 +20,13 @@ namespace attn::js {
 // "this <kind> was deleted" (convert.cpp: one copy of the message's code for every table)
 [[noreturn]] void fail_deleted(const char* kind);
 
+// what a raw *_create function answers: { handle }
+inline val handle_object(int handle) {
+    val out = val::object();
+    out.set("handle", handle);
+    return out;
+}
+
 template <class T>
 class Handles {
 public:

@@ -56,30 +56,18 @@ val raw_lm_create(val o) {
         options.warmup = o["warmup"].as<double>();
         options.clip = o["clip"].as<double>();
         options.min_count = o["minCount"].as<double>();
-        val out = val::object();
-        out.set("handle", models().add(LiveModel{std::make_unique<LanguageModel>(options), {}}));
-        return out;
+        return handle_object(models().add(LiveModel{std::make_unique<LanguageModel>(options), {}}));
     });
 }
 
 val raw_lm_step(val o) {
     return guarded([&] {
         LiveModel& live = live_of(o);
-        const train::LmStep r = live.model->step(o["steps"].as<double>(), &live.losses);
-        val out = val::object();
-        out.set("step", r.step);
-        out.set("loss", r.loss);
-        out.set("tokens", r.tokens);
-        out.set("losses", val::global("Float64Array").new_(typed_memory_view(live.losses.size(), live.losses.data())));
-        return out;
+        return step_result(live.model->step(o["steps"].as<double>(), &live.losses), live.losses);
     });
 }
 
-val raw_lm_evaluate(val o) {
-    return guarded([&] {
-        return val(model_of(o).evaluate());
-    });
-}
+val raw_lm_evaluate(val o) { return guarded([&] { return val(model_of(o).evaluate()); }); }
 
 val raw_lm_next(val o) {
     return guarded([&] {
@@ -114,23 +102,13 @@ val raw_lm_head_scores(val o) {
 
 val raw_lm_generate(val o) {
     return guarded([&] {
-        train::GenerateOptions g;
-        g.prompt = o["prompt"].as<std::string>();
-        g.max_tokens = o["maxTokens"].as<double>();
-        g.temperature = o["temperature"].as<double>();
-        g.top_k = o["topK"].as<double>();
-        g.seed = o["seed"].as<double>();
         val out = val::object();
-        out.set("text", model_of(o).generate(g));
+        out.set("text", model_of(o).generate(o.as<train::GenerateOptions>()));  // a value_object
         return out;
     });
 }
 
-val raw_lm_gradient_check(val o) {
-    return guarded([&] {
-        return val(model_of(o).gradient_check());
-    });
-}
+val raw_lm_gradient_check(val o) { return guarded([&] { return val(model_of(o).gradient_check()); }); }
 
 val raw_lm_vocabulary(val o) {
     return guarded([&] {
@@ -143,11 +121,7 @@ val raw_lm_vocabulary(val o) {
     });
 }
 
-val raw_lm_info(val o) {
-    return guarded([&] {
-        return val(model_of(o).info());
-    });
-}
+val raw_lm_info(val o) { return guarded([&] { return val(model_of(o).info()); }); }
 
 val raw_lm_parameters(val o) {
     return guarded([&] {

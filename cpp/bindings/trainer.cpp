@@ -34,9 +34,6 @@ Handles<Live<T>>& table() {
 template <class T>
 Live<T>& live_of(const val& o) { return table<T>().get(o); }
 
-val float64_array(const std::vector<double>& xs) {
-    return val::global("Float64Array").new_(typed_memory_view(xs.size(), xs.data()));
-}
 val float64_array(const train::VecD& v) {
     return val::global("Float64Array").new_(typed_memory_view(size_t(v.size()), v.data()));
 }
@@ -55,46 +52,30 @@ val erase(const val& o) {
     return val(true);
 }
 
+// a trainer of type T from its Options (a value_object, bindings.cpp: every
+// field given by api-trainer.js): { handle }
+template <class T, class Options>
+val create(const val& o) {
+    return guarded([&] { return handle_object(table<T>().add(Live<T>{std::make_unique<T>(o.as<Options>()), {}})); });
+}
+
+// o.steps steps: { step, loss, ..., losses }
+template <class T>
+val steps(const val& o) {
+    return guarded([&] {
+        Live<T>& live = live_of<T>(o);
+        return step_result(live.trainer->step(o["steps"].as<double>(), &live.losses), live.losses);
+    });
+}
+
 }  // namespace
 
 // ---- the attention trainer ------------------------------------------------
 
-val raw_trainer_create(val o) {
-    return guarded([&] {
-        train::TrainerOptions options;
-        options.task = o["task"].as<std::string>();
-        options.seed = o["seed"].as<double>();
-        options.length = o["length"].as<double>();
-        options.vocab = o["vocab"].as<double>();
-        options.d_model = o["dModel"].as<double>();
-        options.heads = o["heads"].as<double>();
-        options.batch = o["batch"].as<double>();
-        options.learning_rate = o["learningRate"].as<double>();
-        options.causal = o["causal"].as<bool>();
-        options.residual = o["residual"].as<bool>();
-        val out = val::object();
-        out.set("handle", table<Trainer>().add(Live<Trainer>{std::make_unique<Trainer>(options), {}}));
-        return out;
-    });
-}
+val raw_trainer_create(val o) { return create<Trainer, train::TrainerOptions>(o); }
+val raw_trainer_step(val o) { return steps<Trainer>(o); }
 
-val raw_trainer_step(val o) {
-    return guarded([&] {
-        Live<Trainer>& live = live_of<Trainer>(o);
-        const train::StepResult r = live.trainer->step(o["steps"].as<double>(), &live.losses);
-        val out = val::object();
-        out.set("step", r.step);
-        out.set("loss", r.loss);
-        out.set("losses", float64_array(live.losses));
-        return out;
-    });
-}
-
-val raw_trainer_evaluate(val o) {
-    return guarded([&] {
-        return val(live_of<Trainer>(o).trainer->evaluate());
-    });
-}
+val raw_trainer_evaluate(val o) { return guarded([&] { return val(live_of<Trainer>(o).trainer->evaluate()); }); }
 
 val raw_trainer_probe(val o) {
     return guarded([&] {
@@ -103,9 +84,7 @@ val raw_trainer_probe(val o) {
         out.set("input", int32_array(p.input));
         out.set("target", int32_array(p.target));
         out.set("prediction", int32_array(p.prediction));
-        val weights = val::array();
-        for (const Mat& w : p.weights) weights.call<void>("push", from_mat(w));
-        out.set("weights", weights);
+        out.set("weights", from_map_list(p.weights));
         out.set("needed", from_mat(p.needed));
         return out;
     });
@@ -124,11 +103,7 @@ val raw_trainer_parameters(val o) {
     });
 }
 
-val raw_trainer_gradient_check(val o) {
-    return guarded([&] {
-        return val(live_of<Trainer>(o).trainer->gradient_check());
-    });
-}
+val raw_trainer_gradient_check(val o) { return guarded([&] { return val(live_of<Trainer>(o).trainer->gradient_check()); }); }
 
 val raw_trainer_delete(val o) {
     return guarded([&] { return erase<Trainer>(o); });
@@ -136,32 +111,8 @@ val raw_trainer_delete(val o) {
 
 // ---- the learnable-width Nadaraya-Watson trainer ------------------------------
 
-val raw_width_trainer_create(val o) {
-    return guarded([&] {
-        train::NwOptions options;
-        options.seed = o["seed"].as<double>();
-        options.samples = o["samples"].as<double>();
-        options.noise = o["noise"].as<double>();
-        options.width = o["width"].as<double>();
-        options.learning_rate = o["learningRate"].as<double>();
-        val out = val::object();
-        out.set("handle", table<NwTrainer>().add(Live<NwTrainer>{std::make_unique<NwTrainer>(options), {}}));
-        return out;
-    });
-}
-
-val raw_width_trainer_step(val o) {
-    return guarded([&] {
-        Live<NwTrainer>& live = live_of<NwTrainer>(o);
-        const train::NwStep r = live.trainer->step(o["steps"].as<double>(), &live.losses);
-        val out = val::object();
-        out.set("step", r.step);
-        out.set("loss", r.loss);
-        out.set("width", r.width);
-        out.set("losses", float64_array(live.losses));
-        return out;
-    });
-}
+val raw_width_trainer_create(val o) { return create<NwTrainer, train::NwOptions>(o); }
+val raw_width_trainer_step(val o) { return steps<NwTrainer>(o); }
 
 val raw_width_trainer_evaluate(val o) {
     return guarded([&] {
