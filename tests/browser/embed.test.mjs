@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { startBrowser, withPage, openPage, eventually } from './harness.mjs';
+import { startBrowser, withPage, openPage, eventually, openWithErrors } from './harness.mjs';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 let browser, other;
@@ -56,10 +56,7 @@ test('the iframe embed from another origin reports its height to the parent', as
 });
 
 test('the script-tag embed works from another origin, in a shadow root, in Chinese', async () => {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${other.url}host.html?mode=script&web=${encodeURIComponent(browser.url)}&widget=kv-query&lang=zh&state=${encodeURIComponent('q=165&score=article')}`);
+  const { page, errors } = await openWithErrors(browser, `${other.url}host.html?mode=script&web=${encodeURIComponent(browser.url)}&widget=kv-query&lang=zh&state=${encodeURIComponent('q=165&score=article')}`);
   const estimate = page.locator('[data-widget="kv-query"] [data-field="estimate"]');  // pierces the open shadow root
   await eventually(async () => (await estimate.count()) > 0 && plain(await estimate.textContent()) !== '', { timeout: 15000, message: 'the estimate' });
   assert.equal(plain(await estimate.textContent()), '64.75 千克');
@@ -71,10 +68,7 @@ test('the script-tag embed works from another origin, in a shadow root, in Chine
 });
 
 test('the script-tag embed works from file://', async () => {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(pathToFileURL(fixtures + 'host.html').href + '?mode=script&widget=kv-query&state=' + encodeURIComponent('q=165&score=dot'));
+  const { page, errors } = await openWithErrors(browser, pathToFileURL(fixtures + 'host.html').href + '?mode=script&widget=kv-query&state=' + encodeURIComponent('q=165&score=dot'));
   const estimate = page.locator('[data-widget="kv-query"] [data-field="estimate"]');
   await eventually(async () => (await estimate.count()) > 0 && plain(await estimate.textContent()) !== '', { timeout: 15000, message: 'the estimate' });
   assert.equal(plain(await estimate.textContent()), '70.00 kg');

@@ -54,6 +54,16 @@ export async function openPage(browser, path = '', { viewport } = {}) {
   return { page, log };
 }
 
+// A page at url (another origin's, a file:// one) recording its uncaught
+// errors: { page, errors } (their messages).
+export async function openWithErrors(browser, url) {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, errors };
+}
+
 // What page does from now on: { consoleErrors, pageErrors, requests } (the
 // requested URLs), filled as it runs. A Playwright or a Puppeteer page: both
 // name these events alike.

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
 import { BATCH, CORPORA, SAMPLES } from '../../web/widgets/language-model/engine.js';
-import { assertClean, assertShown, eventually, openPage, startBrowser } from './harness.mjs';
+import { assertClean, assertShown, eventually, openPage, startBrowser, withPage } from './harness.mjs';
 
 const WIDGET = '[data-widget="language-model"]';
 let browser, att;
@@ -150,8 +150,7 @@ test('Train and pause in the Web Worker; the link with those steps shows the sam
   await again.page.close();
 });
 
-test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with the form, and the head scores are drawn', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=language-model&lang=zh&steps=100', { viewport: { width: 375, height: 800 } });
+test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with the form, and the head scores are drawn', () => withPage(browser, 'embed.html?widget=language-model&lang=zh&steps=100', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
   await ready(page);
   await resting(page, 100, 120000);
   const want = await expected({ corpus: 'poems' }, 100);
@@ -169,9 +168,7 @@ test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with th
   assert.equal(await page.locator(`${WIDGET} .lm-score-figures svg`).count(), 2);
   assert.equal(await page.locator(`${WIDGET} button.lm-head[data-best]`).count() >= 1, true, 'a head marked as the best');
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'fits 375 px');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 // A small model (1 layer, 2 heads, dModel 32) overfits the poems sooner than
 // the default one: its held-out loss is lowest near step 350 and 0.15 nats
@@ -179,8 +176,7 @@ test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with th
 // default model's cost per step).
 const SMALL = { layers: 1, heads: 2, dModel: 32 };
 const OVERFIT_STEPS = 800;
-test('poems, 800 steps of a small model from the link: the held-out loss rises while the batch loss falls, and the widget says so with the core\'s numbers', async () => {
-  const { page, log } = await openPage(browser, `embed.html?widget=language-model&corpus=poems&layers=1&heads=2&dModel=32&steps=${OVERFIT_STEPS}`);
+test('poems, 800 steps of a small model from the link: the held-out loss rises while the batch loss falls, and the widget says so with the core\'s numbers', () => withPage(browser, `embed.html?widget=language-model&corpus=poems&layers=1&heads=2&dModel=32&steps=${OVERFIT_STEPS}`, async ({ page }) => {
   await ready(page);
   await resting(page, OVERFIT_STEPS, 180000);
   const box = page.locator(`${WIDGET} [data-part="overfit"]`);
@@ -209,12 +205,9 @@ test('poems, 800 steps of a small model from the link: the held-out loss rises w
   } finally {
     lm.delete();
   }
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
-test('exports: the curves as CSV, the parameters as JSON, the maps and curves as SVG', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=language-model&layers=1&heads=1&dModel=32&steps=3');
+test('exports: the curves as CSV, the parameters as JSON, the maps and curves as SVG', () => withPage(browser, 'embed.html?widget=language-model&layers=1&heads=1&dModel=32&steps=3', async ({ page }) => {
   await ready(page);
   await resting(page, 3);
   const save = async (kind) => {
@@ -237,9 +230,7 @@ test('exports: the curves as CSV, the parameters as JSON, the maps and curves as
   const svg = (await save('svg')).toString('utf8');
   assert.ok(await page.evaluate((s) => !new DOMParser().parseFromString(s, 'image/svg+xml').querySelector('parsererror'), svg));
   assert.ok((svg.match(/class="heatmap"/g) ?? []).length >= 1, 'the map in the SVG');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('where no worker starts, it trains on the main thread and says so', async () => {
   const page = await browser.context.newPage();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
-import { assertClean, assertShown, eventually, openPage, startBrowser } from './harness.mjs';
+import { assertClean, assertShown, eventually, openPage, startBrowser, withPage } from './harness.mjs';
 
 const WIDGET = '[data-widget="learned-width"]';
 let browser, att;
@@ -75,14 +75,11 @@ test('step 0, Train, pause: the core\'s numbers; w grows and the weights sharpen
   await again.page.close();
 });
 
-test('other options from the URL, in Chinese at 375 px', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=learned-width&seed=4&noise=5&lr=0.02&steps=40&lang=zh', { viewport: { width: 375, height: 800 } });
+test('other options from the URL, in Chinese at 375 px', () => withPage(browser, 'embed.html?widget=learned-width&seed=4&noise=5&lr=0.02&steps=40&lang=zh', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
   await ready(page);
   const view = await shown(page);
   assert.equal(view.step, 40);
   assertNumbers(view, await expected({ seed: 4, noise: 5, learningRate: 0.02 }, 40), 'seed 4, step 40');
   assert.match(await page.locator(`${WIDGET} .widget-title`).textContent(), /核宽度/);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'fits 375 px');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));

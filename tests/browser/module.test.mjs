@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { startBrowser, openPage, assertClean, whenReady, withPage } from './harness.mjs';
+import { startBrowser, openPage, assertClean, whenReady, withPage, openWithErrors } from './harness.mjs';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 let browser, other;
@@ -70,10 +70,7 @@ test('the classic script works from another origin with <script src>', async () 
 });
 
 test('the classic script works from file://', async () => {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(pathToFileURL(fixtures + 'classic.html').href);
+  const { page, errors } = await openWithErrors(browser, pathToFileURL(fixtures + 'classic.html').href);
   await page.waitForFunction(() => document.getElementById('out').textContent !== 'loading');
   assert.equal(await page.textContent('#out'), '64.75');
   assert.equal(Number(await page.getAttribute('#out', 'data-loss')), GOLDEN[0]);

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertNoBadText, openEncoder, MODEL_FILE, scrollToWidget, whenReady } from './harness.mjs';
+import { startBrowser, withPage, openPage, assertClean, eventually, assertShown, assertNoBadText, openEncoder, MODEL_FILE, scrollToWidget, whenReady, openWithErrors } from './harness.mjs';
 
 const W = '[data-widget="real-model"]';
 const CACHE = 'attention-wasm-model-v1';
@@ -250,10 +250,7 @@ test('a missing or corrupt model file is a visible message', async () => {
 });
 
 test('from file:// the script-tag embed says why the model cannot load', async () => {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(pathToFileURL(fileURLToPath(new URL('./fixtures/host.html', import.meta.url))).href + '?mode=script&widget=real-model');
+  const { page, errors } = await openWithErrors(browser, pathToFileURL(fileURLToPath(new URL('./fixtures/host.html', import.meta.url))).href + '?mode=script&widget=real-model');
   const alert = page.locator(`${W} [role="alert"]`);
   await eventually(async () => (await alert.count()) > 0 && (await alert.isVisible()), { timeout: 15000, message: 'the message' });
   assert.match(await alert.textContent(), /^The model file could not be loaded from file:\/\/\/.*\/web\/model\/encoder\.q\.bin: .*\(a page opened from file:\/\/ cannot fetch it: serve the folder over http/);

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
 import { MODEL } from '../../web/widgets/training/engine.js';
-import { assertClean, assertShown, eventually, mainThreadTasks, openPage, startBrowser } from './harness.mjs';
+import { assertClean, assertShown, eventually, mainThreadTasks, openPage, startBrowser, openWithErrors, withPage } from './harness.mjs';
 
 const WIDGET = '[data-widget="training"]';
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -57,8 +57,7 @@ function assertNumbers(view, want, what) {
 }
 const button = (page, action) => page.locator(`${WIDGET} button[data-action="${action}"]`);
 
-test('step 0, one step, reset: the core\'s numbers each time, and the steps in the URL', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=training');
+test('step 0, one step, reset: the core\'s numbers each time, and the steps in the URL', () => withPage(browser, 'embed.html?widget=training', async ({ page }) => {
   await ready(page);
   await resting(page, 0);
   assertNumbers(await shown(page), await expected({}, 0), 'step 0');
@@ -81,9 +80,7 @@ test('step 0, one step, reset: the core\'s numbers each time, and the steps in t
   await resting(page, 0);
   assertNumbers(await shown(page), await expected({}, 0), 'after reset');
   await eventually(async () => new URL(page.url()).searchParams.get('steps') === '0', { message: 'steps=0 in the URL' });
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('Train moves the numbers; the link with those steps reproduces them', async () => {
   const { page, log } = await openPage(browser, 'embed.html?widget=training&task=shift&seed=3&heads=2&lr=0.02');
@@ -110,8 +107,7 @@ test('Train moves the numbers; the link with those steps reproduces them', async
   await again.page.close();
 });
 
-test('a link\'s replay can be paused: the button says Pause while it replays, and it rests where it stopped, with those steps in the URL', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=training&steps=5000');
+test('a link\'s replay can be paused: the button says Pause while it replays, and it rests where it stopped, with those steps in the URL', () => withPage(browser, 'embed.html?widget=training&steps=5000', async ({ page }) => {
   await ready(page);
   const status = page.locator(`${WIDGET} [data-field="status"]`);
   await eventually(async () => (await status.getAttribute('data-replaying')) === 'true' && (await shown(page)).step > 0,
@@ -125,9 +121,7 @@ test('a link\'s replay can be paused: the button says Pause while it replays, an
   assert.equal(await button(page, 'train').textContent(), 'Train');
   await eventually(async () => new URL(page.url()).searchParams.get('steps') === String(view.step), { message: 'the steps in the URL' });
   assertNumbers(view, await expected({}, view.step), `paused at ${view.step}`);
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
 
 test('reverse is learned: 99% held-out accuracy and the anti-diagonal map, right predictions marked', async () => {
   const { page } = await openPage(browser, 'embed.html?widget=training&steps=150');
@@ -201,10 +195,7 @@ test('where no worker starts, it trains on the main thread in slices and says so
 });
 
 test('the script-tag embed from file:// falls back to the main thread and says so', async () => {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(pathToFileURL(fixtures + 'host.html').href + '?mode=script&widget=training&state=' + encodeURIComponent('steps=3'));
+  const { page, errors } = await openWithErrors(browser, pathToFileURL(fixtures + 'host.html').href + '?mode=script&widget=training&state=' + encodeURIComponent('steps=3'));
   await eventually(async () => (await page.locator(`${WIDGET} [data-field="step"]`).count()) > 0
     && (await text(page, 'step')) === '3', { timeout: 20000, message: 'step 3 in the script embed' });
   assert.ok(await page.locator(`${WIDGET} .tr-note`).isVisible(), 'the fallback note');
@@ -213,8 +204,7 @@ test('the script-tag embed from file:// falls back to the main thread and says s
   await page.close();
 });
 
-test('Chinese at 375 px: translated, no horizontal overflow; exports after one step', async () => {
-  const { page, log } = await openPage(browser, 'embed.html?widget=training&lang=zh', { viewport: { width: 375, height: 800 } });
+test('Chinese at 375 px: translated, no horizontal overflow; exports after one step', () => withPage(browser, 'embed.html?widget=training&lang=zh', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
   await ready(page);
   await resting(page, 0);
   assert.match(await page.locator(`${WIDGET} .widget-title`).textContent(), /训练/);
@@ -243,6 +233,4 @@ test('Chinese at 375 px: translated, no horizontal overflow; exports after one s
   const svg = (await save('svg')).toString('utf8');
   assert.ok(await page.evaluate((s) => !new DOMParser().parseFromString(s, 'image/svg+xml').querySelector('parsererror'), svg));
   assert.ok((svg.match(/class="heatmap"/g) ?? []).length >= 3, 'the maps in the SVG');
-  assertClean(log, browser.origin);
-  await page.close();
-});
+}));
