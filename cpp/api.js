@@ -78,6 +78,7 @@
       score: 'string', sigma: 'number', scale: 'number', params: scoreParams, mask: 'mask',
     },
     costModel: { n: 'int!', d: 'int!', k: 'int' },
+    selfMapStats: { scores: 'matrix!', weights: 'matrix!' },
     embedTokens: { tokens: 'strings!', d: 'int!', seed: 'seed' },
     dotProductSamples: { d: 'int!', count: 'int', seed: 'seed' },
     histogram: { values: 'vector!', bins: 'int!', from: 'number!', to: 'number!' },
@@ -85,9 +86,11 @@
 
   // The defaults that depend on nothing but the call; those that depend on the
   // data (the scale 1/sqrt(d_k), the additive hidden width) are the core's.
+  // (widths left out are those of the projections given, else the input's)
   function projectionWidths(o) {
-    if (o.dK === undefined) o.dK = o.input.cols;
-    if (o.dV === undefined) o.dV = o.dK;
+    const W = o.projections || {};
+    if (o.dK === undefined) o.dK = (W.Wq || W.Wk || o.input).cols;
+    if (o.dV === undefined) o.dV = W.Wv ? W.Wv.cols : o.dK;
     if (o.seed === undefined) o.seed = 0;
     return o;
   }
@@ -185,6 +188,9 @@
   api['maxAbsDifference'] = function maxAbsDifference(a, b) {
     const fn = 'maxAbsDifference';
     return call(fn, 'raw_max_abs_difference', { a: kinds.matrix(fn, 'a', a), b: kinds.matrix(fn, 'b', b) });
+  };
+  api['selfMapStats'] = function selfMapStats(options) {
+    return call('selfMapStats', 'raw_self_map_stats', check('selfMapStats', 'options', options, schemas.selfMapStats));
   };
   api['kernelRegression'] = function kernelRegression(options) {
     const fn = 'kernelRegression';

@@ -16,6 +16,7 @@
 #include "attention/fit.hpp"
 #include "attention/language_model.hpp"
 #include "attention/lm_text.hpp"
+#include "attention/self_attention.hpp"
 #include "attention/train_reference.hpp"
 #include "attention/trainer.hpp"
 #include "attention/width_trainer.hpp"
@@ -140,6 +141,10 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("parameters", &attn::LayerCost::parameters)
         .field("doubling", &attn::LayerCost::doubling)
         .field("doublingExponent", &attn::LayerCost::doubling_exponent);
+    value_object<attn::SelfMapStats>("SelfMapStats")
+        .field("asymmetry", &attn::SelfMapStats::asymmetry)
+        .field("diagonalShare", &attn::SelfMapStats::diagonal_share)
+        .field("rowsOnDiagonal", &attn::SelfMapStats::rows_on_diagonal);
     value_object<attn::train::FormCheck>("FormCheck")
         .field("passed", &attn::train::FormCheck::passed)
         .field("total", &attn::train::FormCheck::total)
@@ -157,6 +162,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_add_positional_encoding", &raw_add_positional_encoding);
     function("raw_permute_map", &raw_permute_map);
     function("raw_max_abs_difference", &raw_max_abs_difference);
+    function("raw_self_map_stats", &raw_self_map_stats);
     function("raw_cost_model", &raw_cost_model);
     function("raw_entropy", &raw_entropy);
     function("raw_max_entropy", &raw_max_entropy);

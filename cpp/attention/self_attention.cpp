@@ -2,6 +2,8 @@
 
 #include "attention/init.hpp"
 
+#include <cmath>
+
 namespace attn {
 
 void require_width(Index width, const char* name) {
@@ -57,6 +59,33 @@ ProjectedAttention cross_attention(const MatRef& X, const MatRef& M, const Proje
 
 ProjectedAttention self_attention(const MatRef& X, const Projections& W, const AttentionOptions& options) {
     return cross_attention(X, X, W, options);
+}
+
+SelfMapStats self_map_stats(const MatRef& scores, const MatRef& weights) {
+    require_nonempty(scores, "scores");
+    require_finite(scores, "scores");
+    require_finite(weights, "weights");
+    const Index n = scores.rows();
+    require(scores.cols() == n && weights.rows() == n && weights.cols() == n,
+            "scores and weights must be one square map each, of one size: scores " + shape(scores) + ", weights " +
+                shape(weights));
+    double differences = 0, entries = 0, diagonal = 0, on_diagonal = 0;  // in double: no drift over n²
+    for (Index i = 0; i < n; ++i) {
+        Index top = 0;
+        for (Index j = 0; j < n; ++j) {
+            const double d = double(scores(i, j)) - double(scores(j, i));
+            differences += d * d;
+            entries += double(scores(i, j)) * scores(i, j);
+            if (weights(i, j) > weights(i, top)) top = j;
+        }
+        diagonal += weights(i, i);
+        on_diagonal += top == i ? 1 : 0;
+    }
+    SelfMapStats out;
+    out.asymmetry = entries > 0 ? std::sqrt(differences) / (2 * std::sqrt(entries)) : 0;
+    out.diagonal_share = diagonal / double(n);
+    out.rows_on_diagonal = on_diagonal;
+    return out;
 }
 
 }  // namespace attn

@@ -42,4 +42,22 @@ ProjectedAttention cross_attention(const MatRef& X, const MatRef& M, const Proje
 //   X: (n, d_in)
 ProjectedAttention self_attention(const MatRef& X, const Projections& W, const AttentionOptions& options = {});
 
+// What separate W^Q and W^K buy: how a self-attention map relates to its
+// transpose and to its diagonal.
+//   asymmetry = |S − Sᵀ|_F / (2 |S|_F), in [0, 1]: 0 when s_ij = s_ji for every
+//     pair, as when W^K = W^Q (s_ij = x_i W^Q · x_j W^Q = s_ji); 1 when S = −Sᵀ;
+//     0 for S = 0.
+//   diagonal_share = trace(A) / n: the mean weight a word gives its own key.
+//     With W^K = W^Q, s_ii = |q_i|² and s_ij ≤ |q_i| |q_j| (Cauchy–Schwarz):
+//     a word matches itself best unless another query is longer.
+//   rows_on_diagonal: the rows whose largest weight is their own key (ties
+//     go to the first column, as top_rows).
+//   scores: (n, n) finite (before any mask); weights: (n, n) finite
+struct SelfMapStats {
+    double asymmetry;
+    double diagonal_share;
+    double rows_on_diagonal;
+};
+SelfMapStats self_map_stats(const MatRef& scores, const MatRef& weights);
+
 }  // namespace attn

@@ -159,6 +159,11 @@ val raw_max_abs_difference(val o) {
     return guarded([&] { return val(max_abs_difference(to_mat(o["a"]), to_mat(o["b"]))); });
 }
 
+// a SelfMapStats (a value_object)
+val raw_self_map_stats(val o) {
+    return guarded([&] { return val(self_map_stats(to_mat(o["scores"]), to_mat(o["weights"]))); });
+}
+
 // each row a LayerCost (a value_object)
 val raw_cost_model(val o) {
     return guarded([&] {

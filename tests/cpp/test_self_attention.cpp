@@ -78,3 +78,46 @@ TEST_CASE("self-attention: projections that do not fit are rejected") {
     given.Wk = random_matrix(2, 2, 1);
     CHECK(error_of([&] { projections_complete(given, 5, 5, 4, 4, 1); }) == "projections.Wk must have shape (5, 4), got (2, 2)");
 }
+
+TEST_CASE("self_map_stats: hand-made maps with known answers") {
+    const Mat weights = (Mat(2, 2) << 0.7f, 0.3f, 0.4f, 0.6f).finished();
+    // symmetric scores: asymmetry 0; both rows look most at themselves
+    SelfMapStats s = self_map_stats((Mat(2, 2) << 1, 2, 2, 1).finished(), weights);
+    CHECK(s.asymmetry == 0.0);
+    CHECK(s.diagonal_share == doctest::Approx(0.65));
+    CHECK(s.rows_on_diagonal == 2);
+    // antisymmetric scores: 1
+    CHECK(self_map_stats((Mat(2, 2) << 0, 1, -1, 0).finished(), weights).asymmetry == doctest::Approx(1.0));
+    // one entry above the diagonal: |S − Sᵀ| = √2, |S| = 1 -> √2 / 2
+    CHECK(self_map_stats((Mat(2, 2) << 0, 1, 0, 0).finished(), weights).asymmetry == doctest::Approx(std::sqrt(0.5)));
+    // all zero: 0, not NaN
+    CHECK(self_map_stats(Mat::Zero(2, 2), weights).asymmetry == 0.0);
+    // a row that looks elsewhere; a tie goes to the first column
+    s = self_map_stats(Mat::Zero(3, 3), (Mat(3, 3) << 0.2f, 0.5f, 0.3f, 0.5f, 0.5f, 0, 0, 0, 1).finished());
+    CHECK(s.rows_on_diagonal == 1);
+    CHECK(s.diagonal_share == doctest::Approx((0.2 + 0.5 + 1.0) / 3));
+}
+
+TEST_CASE("self_map_stats: W^K = W^Q gives a symmetric map whose rows favour their own word; separate ones do not") {
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        const Mat X = random_matrix(6, 8, seed);
+        const Projections W = projections_complete({}, 8, 8, 4, 4, seed);
+        const ProjectedAttention untied = self_attention(X, W);
+        const ProjectedAttention tied = self_attention(X, Projections{W.Wq, W.Wq, W.Wv});
+        const SelfMapStats u = self_map_stats(untied.attention.scores, untied.attention.weights);
+        const SelfMapStats t = self_map_stats(tied.attention.scores, tied.attention.weights);
+        CHECK(t.asymmetry < 1e-6);
+        CHECK(u.asymmetry > 0.05);
+        // each row's own score |q_i|² beats q_i·q_j unless q_j is longer: at least the longest query's row
+        CHECK(t.rows_on_diagonal >= 1);
+        CHECK(t.diagonal_share > 1.0 / 6);
+    }
+}
+
+TEST_CASE("self_map_stats: rejects maps that are not square or of one size, and NaN") {
+    CHECK_THROWS_WITH(self_map_stats(Mat::Zero(2, 3), Mat::Zero(2, 3)), doctest::Contains("square"));
+    CHECK_THROWS_WITH(self_map_stats(Mat::Zero(2, 2), Mat::Zero(3, 3)), doctest::Contains("of one size"));
+    Mat bad = Mat::Zero(2, 2);
+    bad(0, 1) = std::nanf("");
+    CHECK_THROWS(self_map_stats(bad, Mat::Zero(2, 2)));
+}

@@ -202,9 +202,9 @@ export interface Projections {
 export interface SelfAttentionOptions extends ScoreOptions {
   /** X: (n, d_in), one row per token */
   input: MatrixLike;
-  /** width of Q and K (default d_in) */
+  /** width of Q and K (default: that of projections.Wq or .Wk when given, else d_in) */
   dK?: number;
-  /** width of V (default dK) */
+  /** width of V (default: that of projections.Wv when given, else dK) */
   dV?: number;
   /** seed for the projections not given (default 0) */
   seed?: number;
@@ -357,6 +357,15 @@ export interface Histogram {
   above: number;
 }
 
+export interface SelfMapStats {
+  /** |S − Sᵀ|_F / (2 |S|_F), in [0, 1]: 0 for a symmetric map, 1 for S = −Sᵀ (0 for S = 0) */
+  asymmetry: number;
+  /** trace(A) / n: the mean weight a word gives its own key */
+  diagonalShare: number;
+  /** rows whose largest weight is their own key (a tie goes to the first column) */
+  rowsOnDiagonal: number;
+}
+
 export interface LineFit {
   slope: number;
   intercept: number;
@@ -405,6 +414,13 @@ export interface AttentionModule {
   permuteMap(map: MatrixLike, order: number[] | Int32Array): Matrix;
   /** max |a - b| over every entry of two matrices of the same shape (equal infinities count as 0). */
   maxAbsDifference(a: MatrixLike, b: MatrixLike): number;
+  /**
+   * What separate W^Q and W^K buy, measured on a self-attention map (both
+   * (n, n); scores before any mask): asymmetry |S − Sᵀ| / (2|S|) in [0, 1]
+   * (0 when W^K = W^Q), the mean weight a word gives its own key, and the rows
+   * whose largest weight is their own key.
+   */
+  selfMapStats(options: { scores: MatrixLike; weights: MatrixLike }): SelfMapStats;
   conditionalAttention(options: ConditionalOptions): ConditionalResult;
   /** Nadaraya-Watson: attention with scalar queries, keys and values. */
   kernelRegression(options: KernelRegressionOptions): KernelRegressionResult;
