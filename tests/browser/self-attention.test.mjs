@@ -4,7 +4,8 @@
 // Illustrated Transformer", https://jalammar.github.io/illustrated-transformer/,
 // as the Chinese introduction to attention retells it), the chain shows
 // every matrix of the core for a sentence, the controls and the URL drive it,
-// the quiz reveals the core's answer, and bad input is a visible message.
+// the quiz reveals the core's answer, bad input is a visible message, and
+// W^K = W^Q (tied) runs the chain with one matrix and measures both maps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
@@ -30,6 +31,15 @@ function chain(sentence, { dK = 4, seed = 1, causal = false } = {}) {
 }
 
 const ready = whenReady(W);
+
+// the chain with W^K = W^Q, and both maps' measures, as the widget asks the core for them
+function tiedChain(sentence, options = {}) {
+  const untied = chain(sentence, options);
+  const P = untied.projections;
+  const tied = att.selfAttention({ input: untied.X, projections: { Wq: P.Wq, Wk: P.Wq, Wv: P.Wv }, causal: options.causal ?? false });
+  const stats = (m) => att.selfMapStats({ scores: m.scores, weights: m.weights });
+  return { tokens: untied.tokens, untied, tied, stats: { untied: stats(untied), tied: stats(tied) } };
+}
 
 const field = (page, name) => page.locator(`${W} [data-field="${name}"]`).textContent();
 
@@ -163,5 +173,44 @@ test('embed in Chinese, presets, and bad sentences as visible messages', () => w
   const alert = page.locator(`${W} [role="alert"]`);
   await assertSentenceAlerts(box, alert, [[OVERLONG, /500/], ['  ', /为空/]], 'attention is all you need');
   await eventually(async () => (await tableCells(page, 'masked')).length === 25);
+  await assertNoBadText(page);
+}));
+
+test('W^K = W^Q: the chain uses one matrix for queries and keys, S is symmetric, and the table and the text give the core\'s measures of both maps', () => withPage(browser, 'embed.html?widget=self-attention&sentence=the%20animal%20did%20not%20cross%20the%20street', async ({ page }) => {
+  await ready(page);
+  const sentence = 'the animal did not cross the street';
+  const want = tiedChain(sentence);
+  const cell = (name) => field(page, name);
+  const assertTable = async (what) => {
+    for (const column of ['untied', 'tied']) {
+      const s = want.stats[column];
+      assertShown(await cell(`asymmetry-${column}`), s.asymmetry, 2, `${what}: asymmetry, ${column}`);
+      assertShown(await cell(`diagonalShare-${column}`), s.diagonalShare, 2, `${what}: diagonal share, ${column}`);
+      assert.equal(await cell(`rowsOnDiagonal-${column}`), `${s.rowsOnDiagonal} of 7`, `${what}: rows on the diagonal, ${column}`);
+    }
+  };
+  // separate projections (the default): the table measures both, the text speaks of the untied map
+  await assertTable('untied');
+  assert.equal(want.stats.tied.asymmetry, 0);
+  assert.ok(want.stats.untied.asymmetry > 0.3 && want.stats.tied.rowsOnDiagonal > want.stats.untied.rowsOnDiagonal);
+  let says = await page.locator(`${W} [data-part="tied-says"]`).textContent();
+  assert.ok(says.startsWith(`With separate projections the asymmetry of S is ${want.stats.untied.asymmetry.toFixed(2)} and ${want.stats.untied.rowsOnDiagonal} of 7`), says);
+  assertMatrix(await tableCells(page, 'scores'), want.untied.scores, 3, 'S untied');
+
+  // tick the box: W^K is W^Q, S is the tied one (symmetric), the URL says tied=1
+  await page.locator(`${W}`).getByLabel('Keys made with the queries’ matrix').check();
+  await eventually(async () => new URL(page.url()).searchParams.get('tied') === '1', { message: 'tied=1 in the URL' });
+  await eventually(async () => (await page.locator(`${W} [data-part="tied-says"]`).textContent()).startsWith('Tied'), { message: 'the tied text' });
+  const [wq, wk] = [await tableCells(page, 'qkv', 0), await tableCells(page, 'qkv', 1)];
+  assert.deepEqual(wk, wq, 'the W^K table shows W^Q');
+  assertMatrix(wk, want.untied.projections.Wq, 3, 'W^K = W^Q');
+  const S = await tableCells(page, 'scores');
+  assertMatrix(S, want.tied.scores, 3, 'S tied');
+  for (let i = 0; i < 7; i++) for (let j = 0; j < 7; j++) assert.equal(S[i * 7 + j], S[j * 7 + i], `S(${i}, ${j}) = S(${j}, ${i})`);
+  assertMatrix(await tableCells(page, 'weights'), want.tied.weights, 3, 'A tied');
+  await assertTable('tied');
+  says = await page.locator(`${W} [data-part="tied-says"]`).textContent();
+  assert.ok(says.startsWith(`Tied, S is symmetric (asymmetry 0.00) and ${want.stats.tied.rowsOnDiagonal} of 7 words look most at themselves`), says);
+  assert.equal(await page.locator(`${W} th.is-current`).textContent(), 'WK = WQ');
   await assertNoBadText(page);
 }));

@@ -7,6 +7,10 @@
 // (b) The whole chain for any sentence, every matrix with its shape:
 //     X (n, d) -> Q = XW^Q, K = XW^K, V = XW^V (n, d_k) -> S = QKᵀ (n, n)
 //     -> S/√d_k -> mask (none or causal) -> A = softmax by rows -> Z = AV (n, d_k).
+// (c) Why two projections: with W^K = W^Q (state key tied) the chain uses the
+//     same matrix for keys as for queries; the core measures both maps (the
+//     asymmetry of S, the weight each word gives itself) and the text says
+//     what tying changed.
 // Why: the article's formulas become numbers one can check, and the same
 // steps scale from two words to a sentence.
 import { element } from '../runtime/dom.js';
@@ -33,13 +37,14 @@ const MAX_WORDS = 32;
 
 const STEPS = ['x', 'qkv', 'scores', 'scaled', 'masked', 'weights', 'output'];
 
-export const defaults = { sentence: 'Thinking Machines', dK: '4', seed: 1, mask: 'none', step: 'all' };
+export const defaults = { sentence: 'Thinking Machines', dK: '4', seed: 1, mask: 'none', tied: false, step: 'all' };
 
 export const controls = [
   { key: 'sentence', type: 'text', label: 'sentence', maxLength: 2000, presets: SENTENCE_PRESETS },
   { key: 'dK', type: 'choice', label: 'dK', options: ['4', '8', '16'].map((v) => ({ value: v, label: v })) },
   { key: 'seed', type: 'range', label: 'seed', min: 0, max: 99, step: 1 },
   { key: 'mask', type: 'choice', label: 'mask', options: [{ value: 'none', label: 'maskNone' }, { value: 'causal', label: 'maskCausal' }] },
+  { key: 'tied', type: 'toggle', label: 'tied' },
   { key: 'step', type: 'select', label: 'step', options: [
     { value: 'all', label: 'stepAll' }, { value: 'x', label: 'stepX' }, { value: 'qkv', label: 'stepQkv' },
     { value: 'scores', label: 'stepScores' }, { value: 'scaled', label: 'stepScaled' }, { value: 'masked', label: 'stepMasked' },
@@ -61,7 +66,13 @@ export function compute(att, state, t) {
   const tokens = sentenceTokens(state.sentence, t, MAX_WORDS);
   const dK = Number(state.dK);
   const X = att.embedTokens({ tokens, d: D_IN, seed: state.seed });  // (n, d)
-  const r = att.selfAttention({ input: X, dK, seed: state.seed, causal: state.mask === 'causal' });
+  const causal = state.mask === 'causal';
+  const untied = att.selfAttention({ input: X, dK, seed: state.seed, causal });
+  // (c) the same chain with W^K = W^Q, and what each map does with its transpose and diagonal
+  const P = untied.projections;
+  const tied = att.selfAttention({ input: X, projections: { Wq: P.Wq, Wk: P.Wq, Wv: P.Wv }, causal });
+  const stats = (m) => att.selfMapStats({ scores: m.scores, weights: m.weights });
+  const r = state.tied ? tied : untied;
   return {
     walk: {
       scores: Array.from(walk.scores.data), scale: walk.scale, scaled: Array.from(walk.scaled.data),
@@ -71,6 +82,7 @@ export function compute(att, state, t) {
     tokens, n: tokens.length, d: D_IN, dK, causal: state.mask === 'causal',
     X, Q: r.Q, K: r.K, V: r.V, Wq: r.projections.Wq, Wk: r.projections.Wk, Wv: r.projections.Wv,
     scores: r.scores, scale: r.scale, scaled: r.scaled, mask: r.mask.data, masked: r.masked, weights: r.weights, output: r.output,
+    tied: state.tied, stats: { untied: stats(untied), tied: stats(tied) },
   };
 }
 
@@ -158,8 +170,59 @@ export function build(body, { t }) {
   const chainTitle = element('h3', 'sa-heading');
   const steps = element('div', 'sa-steps');
   chain.append(chainTitle, element('p', 'sa-note', t.rich('chainIntro')), element('p', 'illustrative', t.rich('illustrative')), steps);
-  body.append(walk.element, chain);
-  return { walk, chainTitle, steps };
+  const tiedView = buildTied(t);
+  body.append(walk.element, chain, tiedView.element);
+  return { walk, chainTitle, steps, tied: tiedView };
+}
+
+// (c): the two maps' measures side by side, and what tying changed, in words
+const TIED_ROWS = [['asymmetry', 'tiedAsymmetry'], ['diagonalShare', 'tiedDiagonal'], ['rowsOnDiagonal', 'tiedRows']];
+function buildTied(t) {
+  const box = element('section', 'sa-tied');
+  box.append(element('h3', 'sa-heading', t.rich('tiedTitle')), element('p', 'sa-note', t.rich('tiedIntro')));
+  const table = element('table', 'matrix sa-tied-table');
+  table.append(element('caption', '', t.rich('tiedCaption')));
+  const columns = [headerCell(t.rich('tiedSeparate')), headerCell(t.rich('tiedSame'))];
+  columns.forEach((th, k) => { th.dataset.column = k ? 'tied' : 'untied'; });
+  const tbody = element('tbody');
+  const cells = {};
+  for (const [field, label] of TIED_ROWS) {
+    const tr = element('tr');
+    tr.append(headerCell(t.rich(label), { scope: 'row' }));
+    cells[field] = ['untied', 'tied'].map((column) => {
+      const td = element('td');
+      td.dataset.field = `${field}-${column}`;
+      tr.append(td);
+      return td;
+    });
+    tbody.append(tr);
+  }
+  table.append(headerRow([cornerCell(), ...columns]), tbody);
+  const tableBox = element('div', 'table-scroll');
+  tableBox.append(table);
+  const says = element('p', 'sa-tied-says');
+  says.dataset.part = 'tied-says';
+  box.append(tableBox, says);
+  return { element: box, columns, cells, says };
+}
+
+function renderTied(view, data, t) {
+  const two = (x) => formatNumber(x, { digits: 2 });
+  const words = (x) => t('tiedWords', { k: formatNumber(x, { digits: 0 }), n: data.n });
+  const shown = { asymmetry: two, diagonalShare: two, rowsOnDiagonal: words };
+  for (const [field] of TIED_ROWS) {
+    ['untied', 'tied'].forEach((column, k) => {
+      view.cells[field][k].textContent = shown[field](data.stats[column][field]);
+      view.cells[field][k].classList.toggle('is-current', (column === 'tied') === data.tied);
+    });
+  }
+  view.columns.forEach((th, k) => th.classList.toggle('is-current', (k === 1) === data.tied));
+  const { untied, tied } = data.stats;
+  view.says.replaceChildren(t.rich(data.tied ? 'tiedSaysTied' : 'tiedSaysUntied', {
+    untiedAsymmetry: two(untied.asymmetry), tiedAsymmetry: two(tied.asymmetry),
+    untiedRows: formatNumber(untied.rowsOnDiagonal, { digits: 0 }), tiedRows: formatNumber(tied.rowsOnDiagonal, { digits: 0 }),
+    untiedShare: two(untied.diagonalShare), tiedShare: two(tied.diagonalShare), n: data.n,
+  }));
 }
 
 function renderWalk(view, w, t) {
@@ -226,6 +289,7 @@ function chainBlocks(data, t) {
 
 export function render(view, data, state, { t }) {
   renderWalk(view.walk, data.walk, t);
+  renderTied(view.tied, data, t);
   view.chainTitle.replaceChildren(t.rich('chainTitle', { sentence: data.tokens.join(' ') }));
   const blocks = chainBlocks(data, t);
   const shown = state.step === 'all' ? STEPS : [state.step];
@@ -298,8 +362,8 @@ export function exports(data, state, t) {
     },
     json: () => ({
       example: { dK: D_K, q1: Q1, k1: K1, k2: K2, v1: V1, v2: V2, ...data.walk },
-      sentence: { tokens: data.tokens, d: data.d, dK: data.dK, mask: state.mask, scale: data.scale,
-        ...Object.fromEntries(matrices) },
+      sentence: { tokens: data.tokens, d: data.d, dK: data.dK, mask: state.mask, tied: data.tied, scale: data.scale,
+        ...Object.fromEntries(matrices), stats: data.stats },
     }),
   };
 }
