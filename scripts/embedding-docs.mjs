@@ -37,7 +37,7 @@ function kind(control) {
 // what the key is for: its label in the widget's catalog section, else a word on why it has none
 function meaning(name, control) {
   const label = control.label && (en[name]?.[control.label] ?? en.common?.[control.label]);
-  if (label) return label.replace(/[_^]\{([^}]*)\}/g, '$1');
+  if (label) return label.replace(/\[\[[\w-]+:([^\]]+)\]\]/g, '$1').replace(/[_^]\{([^}]*)\}/g, '$1');
   return control.hidden ? 'kept by the widget (a selection, a step count, a model address)' : '';
 }
 

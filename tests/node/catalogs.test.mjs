@@ -23,8 +23,8 @@ test('every language has one catalog file, registered', () => {
   assert.ok(LANGUAGES.includes('en') && LANGUAGES.includes('zh'));
 });
 
-test('the catalogs have the same sections: meta, common, page and one per widget', () => {
-  assert.deepEqual(Object.keys(en).sort(), ['common', 'meta', 'page', ...Object.keys(WIDGETS)].sort());
+test('the catalogs have the same sections: meta, common, page, glossary and one per widget', () => {
+  assert.deepEqual(Object.keys(en).sort(), ['common', 'glossary', 'meta', 'page', ...Object.keys(WIDGETS)].sort());
   for (const lang of LANGUAGES) assert.deepEqual(Object.keys(CATALOGS[lang]), Object.keys(en), `${lang}: sections in the same order`);
 });
 
@@ -141,7 +141,7 @@ const fakeDocument = {
   createElementNS: (ns, tag) => fakeNode(tag, ns),
 };
 function fakeNode(name, ns = null) {
-  const node = { name, ns, attributes: {}, children: [], text: '' };
+  const node = { name, ns, attributes: {}, children: [], text: '', dataset: {}, addEventListener() {} };
   node.append = (...kids) => node.children.push(...kids);
   node.setAttribute = (k, v) => { node.attributes[k] = v; };
   Object.defineProperty(node, 'textContent', { set(v) { node.text = v; } });
@@ -175,4 +175,51 @@ test('t(): the section, then common, then English, then the key; t.rich builds n
   assert.equal(translator('en', 'self-attention')('matrixScaled'), 'S/√dₖ');
   assert.equal(t.lang, 'zh');
   assert.equal(typeof t.rich, 'function');
+});
+
+// --- the glossary ---
+
+const marked = (text) => [...String(text).matchAll(/\[\[([a-z][\w-]*):([^\]]+)\]\]/g)].map((m) => m[1]);
+
+test('glossary: every marked term is defined, every defined term is used, each at most once per section, and the languages mark the same', () => {
+  const used = new Set();
+  for (const lang of LANGUAGES) {
+    for (const [section, messages] of Object.entries(CATALOGS[lang])) {
+      if (section === 'glossary') continue;
+      const inSection = [];
+      for (const [key, text] of Object.entries(messages)) {
+        const ids = marked(text);
+        for (const id of ids) assert.ok(Object.hasOwn(CATALOGS[lang].glossary, id), `${lang}.${section}.${key}: [[${id}:…]] is not in the glossary`);
+        assert.deepEqual(ids, marked(en[section][key]), `${lang}.${section}.${key}: the same terms as English`);
+        inSection.push(...ids);
+        ids.forEach((id) => used.add(id));
+      }
+      assert.equal(new Set(inSection).size, inSection.length, `${lang}.${section}: a term marked more than once`);
+    }
+    assert.deepEqual(Object.keys(CATALOGS[lang].glossary), Object.keys(en.glossary), `${lang}: the glossary's terms`);
+  }
+  assert.deepEqual([...used].sort(), Object.keys(en.glossary).sort(), 'every term is used');
+  // the issue's list of terms used before they are explained
+  for (const id of ['entropy', 'nats', 'adam', 'heldOut', 'leaveOneOut', 'decoder', 'temperature', 'topK']) assert.ok(used.has(id), id);
+});
+
+test('glossary: a marked term is a button that opens its definition in a popover and names it as its description', (context) => {
+  globalThis.document = fakeDocument;  // t.rich builds in the page's document
+  context.after(() => { delete globalThis.document; });
+  const t = translator('en', 'softmax-scaling');
+  const fragment = t.rich('explainD', { n: 8, d: 64, max: '2.079' });
+  const wrap = fragment.children.find((c) => c.name === 'span');
+  const [button, box] = wrap.children;
+  assert.equal(button.name, 'button');
+  assert.equal(button.text, 'entropy');
+  assert.equal(button.dataset.term, 'entropy');
+  assert.equal(button.attributes.popovertarget, box.id);
+  assert.equal(button.attributes['aria-describedby'], box.id);
+  assert.equal(box.attributes.popover, '');
+  assert.equal(box.attributes.role, 'tooltip');
+  assert.match(box.children[0].children.map((c) => c.text).join(''), /^Entropy of a row of weights: −Σ w log w/);
+  // each use its own ids; in plain text, in SVG and in other languages' plain text the term is its word
+  assert.notEqual(translator('en', 'softmax-scaling').rich('explainD', {}).children.find((c) => c.name === 'span').children[1].id, box.id);
+  assert.match(t('explainD', { n: 8, d: 64, max: '2.079' }), /\(entropy near 0\)/);
+  assert.equal(translator('zh', 'language-model')('topK'), 'Top-k（0：全部）');
 });

@@ -1,5 +1,6 @@
 // Languages: one message catalog per language in web/i18n/, each a plain object
-// keyed by section (meta, common, page, then one section per widget) and message.
+// keyed by section (meta, common, page, glossary, then one section per widget)
+// and message. The glossary defines the terms that messages mark [[id:text]].
 // Adding a language is adding its file and one line in CATALOGS below.
 // The language comes from ?lang=, else from the browser, else English.
 import en from './en.js';
@@ -43,7 +44,12 @@ export function message(lang, section, key) {
 export function translator(lang, section = 'common') {
   const template = (key) => message(lang, section, key) ?? message('en', section, key) ?? String(key);
   const t = (key, vars) => plainText(layout(template(key), vars));
-  t.rich = (key, vars) => typeset(layout(template(key), vars));
+  // a term's definition: from this language's glossary, else English's
+  const define = (id) => {
+    const text = own(CATALOGS[lang]?.glossary, id) ?? own(en.glossary, id);
+    return text === undefined ? null : layout(text);
+  };
+  t.rich = (key, vars) => typeset(layout(template(key), vars), { define });
   t.svg = (key, vars) => typeset(layout(template(key), vars), { svg: true });
   t.lang = lang;
   t.section = section;

@@ -1,14 +1,18 @@
 // Messages with formulas: a tiny markup inside catalog strings, ^{…} for a
 // superscript and _{…} for a subscript (W^{Q}, d_{k}, 10000^{2i/d}), and
-// {name} placeholders, also inside them (Z_{{h}}). The template is parsed
-// before any value is put in, so what a placeholder holds (a user's sentence)
-// is never read as markup: it always ends up as plain text.
+// {name} placeholders, also inside them (Z_{{h}}); [[id:text]] marks a term of
+// the glossary (its first use in a section: [[entropy:entropy]], [[nats:nats]]).
+// The template is parsed before any value is put in, so what a placeholder
+// holds (a user's sentence) is never read as markup: it always ends up as plain text.
 //
-//   layout(template, vars)  -> runs [{ text, shift: null | 'sup' | 'sub' }]   (pure)
+//   layout(template, vars)  -> runs [{ text, shift: null | 'sup' | 'sub', term? }]   (pure)
 //   plainText(runs)         -> a string: Unicode superscripts and subscripts where
-//                              they exist (attributes, <option>, CSV, titles)
-//   typeset(runs, { svg })  -> a DocumentFragment: text nodes and <sup>/<sub>,
-//                              or <tspan baseline-shift> inside SVG text
+//                              they exist (attributes, <option>, CSV, titles); a term as its text
+//   typeset(runs, { svg, define }) -> a DocumentFragment: text nodes and <sup>/<sub>,
+//                              or <tspan baseline-shift> inside SVG text; with
+//                              define(id) -> the definition's runs, a term is a
+//                              button that opens its definition in a popover
+//                              (and names it as its description for screen readers)
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 // one piece of a template: literal text, or a {name} placeholder
@@ -45,6 +49,13 @@ export function parseMessage(template) {
   const flush = () => { if (plain) groups.push({ shift: null, pieces: pieces(plain) }); plain = ''; };
   while (i < template.length) {
     const ch = template[i];
+    const term = ch === '[' ? /^\[\[([a-z][\w-]*):([^\]]+)\]\]/.exec(template.slice(i)) : null;
+    if (term) {
+      flush();
+      groups.push({ shift: null, term: term[1], pieces: pieces(term[2]) });
+      i += term[0].length;
+      continue;
+    }
     if ((ch === '^' || ch === '_') && template[i + 1] === '{') {
       const end = groupEnd(template, i + 1);
       if (end > i + 2) {
@@ -76,8 +87,9 @@ function parsedMessage(template) {
 // The runs of a message with its placeholders filled (a missing one stays "{name}").
 export function layout(template, vars = {}) {
   const has = (name) => Object.prototype.hasOwnProperty.call(vars, name);
-  return parsedMessage(String(template)).map(({ shift, pieces: parts }) => ({
+  return parsedMessage(String(template)).map(({ shift, term, pieces: parts }) => ({
     shift,
+    ...(term ? { term } : {}),
     text: parts.map((p) => ('name' in p ? (has(p.name) ? String(vars[p.name]) : `{${p.name}}`) : p.text)).join(''),
   })).filter((run) => run.text);
 }
@@ -100,9 +112,11 @@ export function plainText(runs) {
 
 // Runs as DOM nodes (text nodes only: nothing is ever parsed as HTML).
 // svg: for inside an SVG <text>, where <sup>/<sub> do not exist.
-export function typeset(runs, { svg = false, doc = globalThis.document } = {}) {
+export function typeset(runs, { svg = false, doc = globalThis.document, define = null } = {}) {
   const fragment = doc.createDocumentFragment();
-  for (const { text, shift } of runs) {
+  for (const { text, shift, term } of runs) {
+    const definition = term && !svg && define ? define(term) : null;
+    if (definition) { fragment.append(termNode(doc, term, text, typeset(definition, { doc }))); continue; }
     if (!shift) { fragment.append(doc.createTextNode(text)); continue; }
     let node;
     if (svg) {
@@ -116,4 +130,37 @@ export function typeset(runs, { svg = false, doc = globalThis.document } = {}) {
     fragment.append(node);
   }
   return fragment;
+}
+
+// A glossary term: a button that opens its definition in a popover (the
+// Popover API: Enter or Space opens it, Escape or a click elsewhere closes it),
+// the definition its accessible description. Each use gets its own ids.
+let terms = 0;
+function termNode(doc, id, text, definition) {
+  const key = `term-${id}-${++terms}`;
+  const wrap = doc.createElement('span');
+  wrap.className = 'term';
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.className = 'term-button';
+  button.dataset.term = id;
+  button.textContent = text;
+  button.setAttribute('popovertarget', key);
+  button.setAttribute('aria-describedby', key);
+  const box = doc.createElement('span');
+  box.id = key;
+  box.className = 'term-definition';
+  box.setAttribute('popover', '');
+  box.setAttribute('role', 'tooltip');
+  box.append(definition);
+  // below the word, inside the window (the top layer ignores the page's layout)
+  box.addEventListener('toggle', (event) => {
+    if (event.newState !== 'open') return;
+    const view = doc.defaultView, at = button.getBoundingClientRect();
+    const width = box.offsetWidth, height = box.offsetHeight;
+    box.style.left = `${Math.max(4, Math.min(at.left, view.innerWidth - width - 4))}px`;
+    box.style.top = `${at.bottom + 4 + height <= view.innerHeight ? at.bottom + 4 : Math.max(4, at.top - height - 4)}px`;
+  });
+  wrap.append(button, box);
+  return wrap;
 }
