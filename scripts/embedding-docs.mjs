@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import en from '../web/i18n/en.js';
+import { layout } from '../web/i18n/typeset.js';
 import { DEFINITIONS } from '../web/widgets/all.js';
 
 export const DOC = fileURLToPath(new URL('../docs/embedding.md', import.meta.url));
@@ -37,7 +38,7 @@ function kind(control) {
 // what the key is for: its label in the widget's catalog section, else a word on why it has none
 function meaning(name, control) {
   const label = control.label && (en[name]?.[control.label] ?? en.common?.[control.label]);
-  if (label) return label.replace(/\[\[[\w-]+:([^\]]+)\]\]/g, '$1').replace(/[_^]\{([^}]*)\}/g, '$1');
+  if (label) return layout(label).map((run) => run.text).join('');  // the catalog's markup read by its own parser
   return control.hidden ? 'kept by the widget (a selection, a step count, a model address)' : '';
 }
 
