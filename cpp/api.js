@@ -79,6 +79,7 @@
     },
     costModel: { n: 'int!', d: 'int!', k: 'int' },
     selfMapStats: { scores: 'matrix!', weights: 'matrix!' },
+    dotAndKernel: { query: 'vector!', keys: 'matrix!', equalLength: 'boolean' },
     embedTokens: { tokens: 'strings!', d: 'int!', seed: 'seed' },
     dotProductSamples: { d: 'int!', count: 'int', seed: 'seed' },
     histogram: { values: 'vector!', bins: 'int!', from: 'number!', to: 'number!' },
@@ -191,6 +192,11 @@
   };
   api['selfMapStats'] = function selfMapStats(options) {
     return call('selfMapStats', 'raw_self_map_stats', check('selfMapStats', 'options', options, schemas.selfMapStats));
+  };
+  api['dotAndKernel'] = function dotAndKernel(options) {
+    const o = check('dotAndKernel', 'options', options, schemas.dotAndKernel);
+    if (o.equalLength === undefined) o.equalLength = false;
+    return call('dotAndKernel', 'raw_dot_and_kernel', o);
   };
   api['kernelRegression'] = function kernelRegression(options) {
     const fn = 'kernelRegression';

@@ -163,6 +163,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_permute_map", &raw_permute_map);
     function("raw_max_abs_difference", &raw_max_abs_difference);
     function("raw_self_map_stats", &raw_self_map_stats);
+    function("raw_dot_and_kernel", &raw_dot_and_kernel);
     function("raw_cost_model", &raw_cost_model);
     function("raw_entropy", &raw_entropy);
     function("raw_max_entropy", &raw_max_entropy);

@@ -6,6 +6,7 @@
 #include "attention/attention.hpp"
 #include "attention/conditional.hpp"
 #include "attention/cost_model.hpp"
+#include "attention/dot_kernel.hpp"
 #include "attention/encoder.hpp"
 #include "attention/fit.hpp"
 #include "attention/gemm.hpp"

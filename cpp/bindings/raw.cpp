@@ -159,6 +159,23 @@ val raw_max_abs_difference(val o) {
     return guarded([&] { return val(max_abs_difference(to_mat(o["a"]), to_mat(o["b"]))); });
 }
 
+// q·k and −|q − k|²/2 side by side, with each one's weights
+val raw_dot_and_kernel(val o) {
+    return guarded([&] {
+        const DotKernel r = dot_and_kernel(to_vec(o["query"]), to_mat(o["keys"]), o["equalLength"].as<bool>());
+        val out = val::object();
+        out.set("keys", from_mat(r.keys));
+        out.set("lengths", from_vec(r.lengths));
+        out.set("queryLength", r.query_length);
+        out.set("dot", from_vec(r.dot));
+        out.set("kernel", from_vec(r.kernel));
+        out.set("dotWeights", from_vec(r.dot_weights));
+        out.set("kernelWeights", from_vec(r.kernel_weights));
+        out.set("maxDifference", r.max_difference);
+        return out;
+    });
+}
+
 // a SelfMapStats (a value_object)
 val raw_self_map_stats(val o) {
     return guarded([&] { return val(self_map_stats(to_mat(o["scores"]), to_mat(o["weights"]))); });

@@ -26,6 +26,7 @@ val raw_add_positional_encoding(val o);
 val raw_permute_map(val o);
 val raw_max_abs_difference(val o);
 val raw_self_map_stats(val o);
+val raw_dot_and_kernel(val o);
 val raw_cost_model(val o);
 val raw_entropy(val o);
 val raw_max_entropy(val o);

@@ -366,6 +366,35 @@ export interface SelfMapStats {
   rowsOnDiagonal: number;
 }
 
+export interface DotKernelOptions {
+  /** (d) the query */
+  query: VectorLike;
+  /** (n, d) the keys, n >= 1 */
+  keys: MatrixLike;
+  /** first rescale every key to the keys' mean length (a zero key stays zero); default false */
+  equalLength?: boolean;
+}
+
+/** One query scored against keys two ways: q·k and the Gaussian kernel −|q − k|²/2 (σ = 1). */
+export interface DotKernel {
+  /** (n, d) the keys scored: as given, or rescaled to one length */
+  keys: Matrix;
+  /** (n) |k| */
+  lengths: Float32Array;
+  /** |q| */
+  queryLength: number;
+  /** (n) q·k */
+  dot: Float32Array;
+  /** (n) −|q − k|²/2 = q·k − |q|²/2 − |k|²/2 */
+  kernel: Float32Array;
+  /** (n) softmax(q·k) */
+  dotWeights: Float32Array;
+  /** (n) softmax(−|q − k|²/2) */
+  kernelWeights: Float32Array;
+  /** max |dotWeights − kernelWeights|: float rounding only when the keys have one length */
+  maxDifference: number;
+}
+
 export interface LineFit {
   slope: number;
   intercept: number;
@@ -421,6 +450,12 @@ export interface AttentionModule {
    * whose largest weight is their own key.
    */
   selfMapStats(options: { scores: MatrixLike; weights: MatrixLike }): SelfMapStats;
+  /**
+   * q·k as geometry: the dot product and the Gaussian kernel of one query and
+   * each key, with each one's softmax weights. Softmax cancels the |q|² term,
+   * so with keys of one length (equalLength) the two weightings agree.
+   */
+  dotAndKernel(options: DotKernelOptions): DotKernel;
   conditionalAttention(options: ConditionalOptions): ConditionalResult;
   /** Nadaraya-Watson: attention with scalar queries, keys and values. */
   kernelRegression(options: KernelRegressionOptions): KernelRegressionResult;
