@@ -136,8 +136,15 @@ test('on the full page the prefixed URL state is applied; the quiz answers ×4 f
     assert.equal(want.now['convolutional (dilated)'].maxPathLength, 6, 'ceil(log_5 4096)');
     assert.equal(new URL(page.url()).search, search);
     const quiz = page.locator(`${WIDGET} .quiz`);
+    // the paragraph that says "quadratic" is covered until Reveal
+    const covered = () => page.locator(WIDGET).evaluate((root) => {
+      const box = root.querySelector('.quiz-concealed');
+      return box ? [box.inert, /quadratic|× 4/.test(box.textContent)] : null;
+    });
+    assert.deepEqual(await covered(), [true, true]);
     await quiz.getByRole('radio', { name: '4 (quadratic)' }).check();
     await quiz.getByRole('button', { name: 'Reveal' }).click();
+    assert.equal(await covered(), null);
     const answer = (await quiz.locator('.quiz-answer').textContent()).replace(/\u00a0/g, ' ');
     assert.match(answer, /Right!/);
     assert.match(answer, /at n = 4,096 and .* at n = 8,192: × 4\.00/);

@@ -103,10 +103,18 @@ test('the encoding, and "i have a dream" reversed: same numbers moved without PE
   assertShown(await gap('original'), plain.original.data[3 * 4 + 2], 4, 'weight in the original');
   assert.equal(await gap('reordered'), await gap('original'), 'the same number, moved');
 
-  // the quiz: the core answers
+  // the quiz: asked above the maps, its answer (the verdict) covered until
+  // Reveal, then the core answers
+  const order = await page.locator(W).evaluate((root) => {
+    const quiz = root.querySelector('.quiz'), body = root.querySelector('.widget-body'), verdict = root.querySelector('.pe-verdict');
+    return { above: Boolean(quiz.compareDocumentPosition(body) & Node.DOCUMENT_POSITION_FOLLOWING),
+      covered: verdict.classList.contains('quiz-concealed') && verdict.inert, blur: getComputedStyle(verdict).filter };
+  });
+  assert.deepEqual(order, { above: true, covered: true, blur: 'blur(6px)' });
   await page.locator(W).getByRole('radio', { name: 'Same numbers, rows and columns moved' }).check();
   await page.locator(W).getByRole('button', { name: 'Reveal' }).click();
   assert.match(await page.locator(`${W} .quiz-answer`).textContent(), /Right!.*largest difference of/);
+  assert.deepEqual(await page.locator(`${W} .pe-verdict`).evaluate((v) => [v.classList.contains('quiz-concealed'), v.inert]), [false, false]);
 
   // with X + PE the maps differ, and the same pair now has two numbers
   await page.locator(W).getByLabel('Add the positional encoding (X + PE)').check();

@@ -97,9 +97,33 @@ test('the full page mounts every widget, in both languages, and fits a 375 px sc
       assert.ok(overflow <= 0, `${lang}: the page is ${overflow}px wider than the screen`);
       await assertNoBadText(page, `page ${lang}`);
       await assertTypeset(page, `page ${lang}`);
+      await assertAxesTitled(page, lang);
     });
   }
 });
+
+// Every heatmap on the page says what its rows and its columns are: two axis
+// titles, in the page's language, placed beside the labels they title.
+async function assertAxesTitled(page, lang) {
+  const maps = await page.locator('main svg.heatmap').evaluateAll((svgs) => svgs.map((svg) => ({
+    widget: svg.closest('[data-widget]').dataset.widget,
+    rows: svg.querySelector('.heatmap-axis-rows')?.textContent ?? null,
+    cols: svg.querySelector('.heatmap-axis-cols')?.textContent ?? null,
+    // the row title left of every row label, the column title above every column label
+    placed: (() => {
+      const r = svg.querySelector('.heatmap-axis-rows')?.getBoundingClientRect(), c = svg.querySelector('.heatmap-axis-cols')?.getBoundingClientRect();
+      if (!r || !c) return false;
+      return [...svg.querySelectorAll('.heatmap-row')].every((l) => l.getBoundingClientRect().left >= r.right - 0.5)
+        && [...svg.querySelectorAll('.heatmap-col')].every((l) => l.getBoundingClientRect().top >= c.bottom - 2);
+    })(),
+  })));
+  assert.ok(maps.length >= 10, `${lang}: heatmaps on the page (${maps.length})`);
+  for (const m of maps) {
+    assert.ok(m.rows && m.cols, `${lang}: the ${m.widget} heatmap has both axis titles (${m.rows} / ${m.cols})`);
+    assert.ok(m.placed, `${lang}: the ${m.widget} heatmap's axis titles sit beside its labels`);
+    if (lang === 'zh') assert.match(m.rows + m.cols, /[\u4e00-\u9fff]/, `zh: the ${m.widget} heatmap's axis titles are Chinese`);
+  }
+}
 
 test('the language switch re-renders the page and keeps each widget\'s state', () => withPage(browser, '?lang=en&kv-query.score=dot', async ({ page }) => {
   await ready(page, 'kv-query');

@@ -2,9 +2,11 @@
 // the keyboard: one cell is in the tab order; arrow keys, Home and End move;
 // focusing or hovering a cell calls onCell(i, j). Pure: data in, element out.
 //
-//   heatmap({ rowLabels, colLabels, values, allowed, min, max, digits, onCell, selected,
+//   heatmap({ rowLabels, colLabels, axes: { rows, cols }, values, allowed, min, max, digits, onCell, selected,
 //             describe(i, j), inSlices }) -> { element, select(i, j), mark(i, j, kind), box(i, j) -> { x, y, size },
 //                                              drawNext() -> more?, drawAll(), update(values, describe?) }
+//   axes: the titles of the two axes (what a row is, what a column is: "queries",
+//   "keys"), drawn beside the labels: rows down the left, columns above.
 //   values: row-major Float32Array (rows * cols); allowed: optional Uint8Array,
 //   0 = masked (drawn grey with "−∞" or "0"); describe(i, j): the cell's label for screen readers.
 //   select(i, j): as a click on the cell (onCell is called, the cell focused);
@@ -20,6 +22,7 @@
 //
 // The drawing, flat so that a map of a few hundred cells stays a few hundred
 // elements (on a slow phone, style and layout cost per element):
+//   <text class="heatmap-axis"> the two axis titles
 //   <text class="heatmap-col">  the column labels
 //   <text class="heatmap-row">, then <rect class="heatmap-cell" data-i data-j role="img" aria-label>
 //                               each row's label, then its cells, in row order
@@ -33,15 +36,18 @@ import { formatNumber } from './format.js';
 // the cells drawNext() draws at a time (whole rows, at least one)
 export const SLICE_CELLS = 16;
 
+// the band an axis title takes beside its labels
+const AXIS_BAND = 18;
+
 // The map's geometry: the cell's size in pixels (18 to 48, the map near 420 px
-// across), the numbers' font, the margins the labels need, the whole size.
-function layoutOf(rowLabels, colLabels) {
+// across), the numbers' font, the margins the labels and axis titles need, the whole size.
+function layoutOf(rowLabels, colLabels, axes) {
   const rows = rowLabels.length, cols = colLabels.length;
   const cell = Math.max(18, Math.min(48, Math.floor(420 / Math.max(rows, cols))));
   // a whole number of pixels: each new size of a font is one more font lookup on the first draw
   const font = Math.round(Math.max(9, Math.min(13, cell * 0.34)));
-  const left = Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, 12)), 10)) + 10;
-  const top = Math.ceil(Math.max(...colLabels.map((l) => textWidth(l, 12)), 10) * 0.75) + 14;
+  const left = Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, 12)), 10)) + 10 + (axes?.rows ? AXIS_BAND : 0);
+  const top = Math.ceil(Math.max(...colLabels.map((l) => textWidth(l, 12)), 10) * 0.75) + 14 + (axes?.cols ? AXIS_BAND : 0);
   // a column label runs up and to the right (rotated 45°): room for the last ones' ends
   const right = Math.max(4, ...colLabels.map((l, j) => Math.ceil((j + 0.5 - cols) * cell + textWidth(l, 12) * 0.71) + 4));
   return { rows, cols, cell, font, left, top, width: left + cols * cell + right, height: top + rows * cell + 4 };
@@ -85,10 +91,10 @@ function listen(root, ring, { rows, cols }, current, choose) {
 }
 
 export function heatmap({
-  rowLabels, colLabels, values, allowed = null, min = 0, max = 1, digits = 2,
+  rowLabels, colLabels, axes = null, values, allowed = null, min = 0, max = 1, digits = 2,
   onCell = () => {}, selected = null, describe = null, title = '', maskedText = '−∞', inSlices = false,
 }) {
-  const size = layoutOf(rowLabels, colLabels);
+  const size = layoutOf(rowLabels, colLabels, axes);
   const { rows, cols, cell, width, height } = size;
   const root = svg('svg', {
     class: 'heatmap', viewBox: `0 0 ${width} ${height}`, width, height,
@@ -96,6 +102,7 @@ export function heatmap({
   });
   root.style.maxWidth = `${width}px`;
   root.append(svg('title', {}, title));
+  if (axes) drawAxes(root, size, axes);
   // the map: what the drawing functions below share
   const h = {
     ...size, root, rowLabels, colLabels, values, allowed, min, span: max - min || 1, digits, describe, maskedText, onCell,
@@ -144,6 +151,17 @@ function look(h, k) {
   const masked = h.allowed ? !h.allowed[k] : false;
   const shown = masked ? h.maskedText : formatNumber(v, { digits: h.digits });
   return { t: (v - h.min) / h.span, masked, shown, label: h.describe ? h.describe(i, j) : `${h.rowLabels[i]} → ${h.colLabels[j]}: ${shown}` };
+}
+
+// the axis titles: the columns' centred in the band above their labels, the
+// rows' turned a quarter and centred in the band left of theirs
+function drawAxes(root, { rows, cols, cell, left, top }, axes) {
+  const common = { 'font-size': 12, 'font-style': 'italic', fill: 'currentColor', 'text-anchor': 'middle', 'aria-hidden': 'true' };
+  if (axes.cols) root.append(svg('text', { ...common, class: 'heatmap-axis heatmap-axis-cols', x: left + (cols * cell) / 2, y: 13 }, axes.cols));
+  if (axes.rows) {
+    const x = 13, y = top + (rows * cell) / 2;
+    root.append(svg('text', { ...common, class: 'heatmap-axis heatmap-axis-rows', x, y, transform: `rotate(-90 ${x} ${y})` }, axes.rows));
+  }
 }
 
 // the column labels, first of all (before the ring, the numbers and any cell)

@@ -12,7 +12,8 @@
 //                           screen of the viewport, or the reader changes it (a widget that trains:
 //                           its module, worker and corpus load then, not with the page)
 //   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object or a promise of one }
-//   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes }
+//   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes,
+//                             conceals?(view) -> [element]: the parts that state the answer, covered until Reveal }
 // Its text is in the catalogs (web/i18n/<lang>.js), in the section named after
 // it: t(key) finds a message there, else in common; t.rich(key) typesets it for
 // the DOM (see i18n.js). Labels in controls and quiz are catalog keys.
@@ -90,10 +91,19 @@ function buildQuiz(quiz, t) {
   return { element: box, reveal, answer, guess: () => group.querySelector('input:checked')?.value };
 }
 
-// The predict-then-reveal question of def.quiz: its element, whose Reveal
-// button judges the reader's guess against the data shown (read()).
+// The predict-then-reveal question of def.quiz, placed above the widget's
+// body: { element, conceal(view) }. Its Reveal button judges the reader's
+// guess against the data shown (read()) and uncovers what def.quiz.conceals(view)
+// names: the parts of the body that state the answer, blurred and inert until then.
 function quizPart(def, t, read) {
   const quiz = buildQuiz(def.quiz, t);
+  let revealed = false, covered = [];
+  const cover = (on) => {
+    for (const part of covered) {
+      part.classList.toggle('quiz-concealed', on);
+      part.inert = on;
+    }
+  };
   quiz.reveal.addEventListener('click', () => {
     const { data, state } = read();
     if (!data) return;
@@ -103,8 +113,17 @@ function quizPart(def, t, read) {
     const verdict = guess ? [t.rich('yourGuess', { guess: t(option.label) }), ' ', t.rich(guess === right ? 'correct' : 'wrong'), ' '] : [];
     quiz.answer.replaceChildren(...verdict, def.quiz.explain(data, state, t));
     quiz.answer.hidden = false;
+    revealed = true;
+    cover(false);
   });
-  return quiz.element;
+  return {
+    element: quiz.element,
+    conceal(view) {
+      if (revealed || !def.quiz.conceals) return;
+      covered = def.quiz.conceals(view);
+      cover(true);
+    },
+  };
 }
 
 // The export buttons and the embed snippets under a widget: { element (null
@@ -213,9 +232,11 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   m.tools = toolsPart(def, t, lang, { exportBar: shown('export'), embed: !embedded && shown('embed') }, (kind) => {
     if (m.data) exportAs(def, kind, m.data, m.state, t).catch((error) => showError(m, error));
   });
+  m.quiz = def.quiz && shown('quiz') ? quizPart(def, t, () => m) : null;
+  if (m.view) m.quiz?.conceal(m.view);
   m.parts = [
     shown('title') && element(heading, 'widget-title', t.rich('title')), shown('intro') && element('p', 'widget-intro', t.rich('intro')),
-    m.controls.element, m.alert, m.body, def.quiz && shown('quiz') && quizPart(def, t, () => m), m.tools.element,
+    m.controls.element, m.alert, m.quiz?.element, m.body, m.tools.element,
   ].filter(Boolean);
   root.replaceChildren(...m.parts);
 
@@ -253,6 +274,7 @@ async function update(m) {
   if (!m.view) {
     m.body.replaceChildren();
     m.view = def.build(m.body, m.ctx);
+    m.quiz?.conceal(m.view);
   }
   const token = ++m.latest;
   const stale = () => token !== m.latest || m.lifetime.signal.aborted;

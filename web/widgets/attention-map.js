@@ -67,7 +67,7 @@ function showCell(view, data, i, j, t) {
 
 function mapVisual(data, state, t, onCell = () => {}) {
   return heatmap({
-    rowLabels: data.tokens, colLabels: data.tokens, values: data.weights.data, min: 0, max: 1, digits: 2,
+    rowLabels: data.tokens, colLabels: data.tokens, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: data.weights.data, min: 0, max: 1, digits: 2,
     title: t('mapTitle', { sentence: data.tokens.join(' ') }), selected: clampCell(data, state), onCell,
     describe: (i, j) => t('cellLabel', { q: data.tokens[i], k: data.tokens[j], w: formatNumber(data.weights.data[i * data.n + j], { digits: 3 }) }),
   });

@@ -95,7 +95,7 @@ export function build(body, { t }) {
   fc.append(element('h3', 'cx-heading', t.rich('fcTitle')), element('p', 'cx-fc-intro', t.rich('fcIntro')), fcTableBox, fcPlot);
 
   body.append(tableBox, countNote, quadratic.box, plot, crossover.box, fc);
-  return { caption, tbody, quadratic: quadratic.paragraphs[0], crossover: crossover.paragraphs[0], parallel: crossover.paragraphs[1], plotCaption, plotBox, fcCaption, fcBody, fcPlotCaption, fcPlotBox };
+  return { caption, tbody, quadraticBox: quadratic.box, quadratic: quadratic.paragraphs[0], crossover: crossover.paragraphs[0], parallel: crossover.paragraphs[1], plotCaption, plotBox, fcCaption, fcBody, fcPlotCaption, fcPlotBox };
 }
 
 // compact: a narrower drawing with the same numbers, readable on a phone
@@ -194,6 +194,7 @@ export function render(view, data, state, { t }) {
 export const quiz = {
   question: 'quizQuestion',
   options: [{ value: '2', label: 'quiz2' }, { value: '4', label: 'quiz4' }, { value: 'exp', label: 'quizExp' }],
+  conceals: (view) => [view.quadraticBox],
   answer: (data) => {
     const r = data.ratio['self-attention'];
     return r === 2 ? '2' : r === 4 ? '4' : 'exp';

@@ -110,7 +110,7 @@ function mapVisual(data, which, t, selected, onCell = () => {}) {
   const m = which === 'base' ? data.baseWeights : data.weights;
   const title = t(which === 'base' ? 'baseTitle' : 'condTitle');
   return heatmap({
-    rowLabels: data.tokens, colLabels: data.tokens, values: m.data, min: 0, max: 1, digits: 2, selected, onCell,
+    rowLabels: data.tokens, colLabels: data.tokens, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: m.data, min: 0, max: 1, digits: 2, selected, onCell,
     title: t('mapTitle', { which: title, sentence: data.tokens.join(' ') }),
     describe: (i, j) => t('cellLabel', { which: title, q: data.tokens[i], k: data.tokens[j], w: formatNumber(m.data[i * data.n + j], { digits: 3 }) }),
   });

@@ -63,7 +63,7 @@ const columnsOf = (data, kind) => (kind === 'cross' ? data.source : data.target)
 function mapOf(data, kind, t, selected, onCell) {
   const cols = columnsOf(data, kind), m = data[kind].weights;
   return heatmap({
-    rowLabels: data.target, colLabels: cols, values: m.data, min: 0, max: 1, digits: 2, selected, onCell,
+    rowLabels: data.target, colLabels: cols, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: m.data, min: 0, max: 1, digits: 2, selected, onCell,
     title: t('mapTitle', { kind: t(kind), target: data.target.join(' '), memory: cols.join(' ') }),
     describe: (i, j) => t('cellLabel', { q: data.target[i], k: cols[j], w: formatNumber(m.data[i * cols.length + j], { digits: 3 }) }),
   });

@@ -112,7 +112,7 @@ function maps(data, state, t, onCell = () => {}) {
   const sentence = data.tokens.join(' ');
   const [lo, hi] = scoreRange(data) ?? [0, 1];
   const selected = [Math.min(state.row, data.n - 1), Math.min(state.col, data.n - 1)];
-  const common = { rowLabels: data.tokens, colLabels: data.tokens, allowed: data.mask, selected, onCell,
+  const common = { rowLabels: data.tokens, colLabels: data.tokens, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, allowed: data.mask, selected, onCell,
     describe: (i, j) => cellText(data, i, j, t) };
   return {
     before: heatmap({ ...common, values: data.masked.data, min: lo, max: hi, digits: 2, maskedText: '−∞',

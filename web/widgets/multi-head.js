@@ -64,7 +64,7 @@ function selection(data, state) {
 function headMap(data, h, t, selected, onCell) {
   const m = data.heads[h].weights;
   return heatmap({
-    rowLabels: data.tokens, colLabels: data.tokens, values: m.data, min: 0, max: 1, digits: 2,
+    rowLabels: data.tokens, colLabels: data.tokens, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: m.data, min: 0, max: 1, digits: 2,
     title: t('headMapTitle', { h: h + 1, sentence: data.tokens.join(' ') }), selected, onCell,
     describe: (i, j) => t('headCell', { h: h + 1, q: data.tokens[i], k: data.tokens[j], w: formatNumber(m.data[i * data.n + j], { digits: 3 }) }),
   });
@@ -75,7 +75,7 @@ function concatMap(data, t, range, selected, onCell) {
   // a label over the first column of each head's block
   const colLabels = Array.from({ length: data.dModel }, (_, c) => (c % dh === 0 ? t('concatColumn', { h: c / dh + 1 }) : ''));
   const map = heatmap({
-    rowLabels: data.tokens, colLabels, values: data.concat.data, min: -range, max: range, digits: 2,
+    rowLabels: data.tokens, colLabels, axes: { rows: t('axisQueries'), cols: t('axisConcat') }, values: data.concat.data, min: -range, max: range, digits: 2,
     title: t('concatTitle'), selected, onCell,
     describe: (i, c) => t('concatCell', { q: data.tokens[i], c: c + 1, h: Math.floor(c / dh) + 1, k: (c % dh) + 1,
       v: formatNumber(data.concat.data[i * data.dModel + c], { digits: 3 }) }),
@@ -92,6 +92,7 @@ function concatMap(data, t, range, selected, onCell) {
 function outputMap(data, t, range, selected, onCell) {
   return heatmap({
     rowLabels: data.tokens, colLabels: Array.from({ length: data.dModel }, (_, c) => String(c + 1)),
+    axes: { rows: t('axisQueries'), cols: t('axisDimensions') },
     values: data.output.data, min: -range, max: range, digits: 2, title: t('outputTitle'), selected, onCell,
     describe: (i, c) => t('outputCell', { q: data.tokens[i], c: c + 1, v: formatNumber(data.output.data[i * data.dModel + c], { digits: 3 }) }),
   });

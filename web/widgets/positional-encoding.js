@@ -78,6 +78,7 @@ function peMap(data, t, selected, onCell) {
   return heatmap({
     rowLabels: Array.from({ length: rows }, (_, p) => String(p)),
     colLabels: Array.from({ length: cols }, (_, c) => String(c)),
+    axes: { rows: t('axisPositions'), cols: t('axisDimensions') },
     values: data.pe.data, min: -1, max: 1, digits: 2, title: t('peMapTitle', { n: rows, d: cols }), selected, onCell,
     describe: (p, c) => t('peCellLabel', { p, c, v: formatNumber(data.pe.data[p * cols + c], { digits: 3 }) }),
   });
@@ -85,7 +86,7 @@ function peMap(data, t, selected, onCell) {
 
 function wordMap(words, m, t, selected, onCell) {
   return heatmap({
-    rowLabels: words, colLabels: words, values: m.data, min: 0, max: 1, digits: 2,
+    rowLabels: words, colLabels: words, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: m.data, min: 0, max: 1, digits: 2,
     title: t('mapTitle', { sentence: words.join(' ') }), selected, onCell,
     describe: (i, j) => t('cellLabel', { q: words[i], k: words[j], w: formatNumber(m.data[i * words.length + j], { digits: 3 }) }),
   });
@@ -192,6 +193,7 @@ export function render(view, data, state, ctx) {
 export const quiz = {
   question: 'quizQuestion',
   options: [{ value: 'moved', label: 'quizMoved' }, { value: 'changed', label: 'quizChanged' }],
+  conceals: (view) => [view.verdict],
   answer: (data) => (data.plain.gap < SAME ? 'moved' : 'changed'),
   explain: (data, state, t) => t('quizExplain', { without: gapText(data.plain.gap, t), with: gapText(data.encoded.gap, t) }),
 };

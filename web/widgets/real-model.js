@@ -185,7 +185,7 @@ function bigMap(data, t, selected, onCell = () => {}, inSlices = false) {
   const m = data.maps[data.layer][data.head];
   const labels = data.labels;
   return heatmap({
-    rowLabels: labels, colLabels: labels, values: m.data, min: 0, max: 1, digits: 2, selected, onCell, inSlices,
+    rowLabels: labels, colLabels: labels, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: m.data, min: 0, max: 1, digits: 2, selected, onCell, inSlices,
     title: t('mapTitle', { layer: data.layer + 1, head: data.head + 1, sentence: data.sentence }),
     describe: (i, j) => t('cellLabel', { q: labels[i], k: labels[j], w: formatNumber(m.data[i * m.cols + j], { digits: 3 }) }),
   });

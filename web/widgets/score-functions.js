@@ -149,7 +149,7 @@ function scoreMap(score, data, t, onCell) {
   const i = data.query, n = data.n;
   const row = Array.from(r.weights.data.subarray(i * n, (i + 1) * n));
   return heatmap({
-    rowLabels: data.tokens, colLabels: data.tokens, values: r.weights.data, min: 0, max: 1, digits: 2,
+    rowLabels: data.tokens, colLabels: data.tokens, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: r.weights.data, min: 0, max: 1, digits: 2,
     title: t('mapTitle', { name: t(`${score}Name`) }), selected: [i, row.indexOf(Math.max(...row))], onCell,
     describe: (a, b) => t('cellLabel', { q: data.tokens[a], k: data.tokens[b], w: formatWeight(r.weights.data[a * n + b]) }),
   });

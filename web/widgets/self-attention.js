@@ -329,7 +329,7 @@ function mapFigure(data, t) {
 function mapVisual(data, t) {
   const sentence = data.tokens.join(' ');
   return heatmap({
-    rowLabels: data.tokens, colLabels: data.tokens, values: data.weights.data, allowed: data.causal ? data.mask : null,
+    rowLabels: data.tokens, colLabels: data.tokens, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: data.weights.data, allowed: data.causal ? data.mask : null,
     maskedText: '0', min: 0, max: 1, digits: 2, title: t('mapTitle', { sentence }),
     describe: (i, j) => t('cellLabel', { q: data.tokens[i], k: data.tokens[j], w: formatNumber(data.weights.data[i * data.n + j], { digits: 3 }) }),
   });

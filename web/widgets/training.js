@@ -65,7 +65,9 @@ export function build(body, ctx) {
   const productFigure = element('figure', 'tr-product');
   const product = element('div', 'tr-product-map');
   const productScale = element('p', 'tr-product-scale');
-  productFigure.append(element('figcaption', '', t.rich('product')), product, productScale, element('p', 'small-note', t.rich('productExplain')));
+  const productAxes = element('p', 'tr-product-axes');
+  productAxes.append(element('span', 'tr-product-axis', t.rich('productRows')), element('span', 'tr-product-axis', t.rich('productCols')));
+  productFigure.append(element('figcaption', '', t.rich('product')), product, productAxes, productScale, element('p', 'small-note', t.rich('productExplain')));
   const lower = element('div', 'tr-lower');
   lower.append(tokens, productFigure);
   body.append(bar, status, note, stats, plots, element('h3', 'section-heading', t.rich('mapsHeading')), maps, lower);

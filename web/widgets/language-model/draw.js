@@ -64,7 +64,7 @@ export function scorePlot(snapshot, field, t) {
 export function mapFigure(matrix, tokens, t, title) {
   const labels = tokens.map(shown);
   return heatmap({
-    rowLabels: labels, colLabels: labels, values: matrix.data, min: 0, max: 1, digits: 2, title,
+    rowLabels: labels, colLabels: labels, axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values: matrix.data, min: 0, max: 1, digits: 2, title,
     describe: (i, j) => t('cellLabel', { query: labels[i], i, key: labels[j], j, weight: fixed(matrix.data[i * matrix.cols + j]) }),
   }).element;
 }

@@ -25,6 +25,7 @@ function probeMap(matrix, { t, title, positions }) {
   const labels = Array.from({ length: matrix.rows }, (_, i) => String(i));
   return heatmap({
     rowLabels: labels, colLabels: Array.from({ length: matrix.cols }, (_, j) => String(j)),
+    axes: { rows: t('axisOutputs'), cols: t('axisInputs') },
     values: matrix.data, min: 0, max: 1, digits: 2, title, describe: describeCell(matrix, t, positions),
   });
 }
