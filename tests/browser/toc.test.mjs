@@ -120,8 +120,8 @@ test('375 px: a menu bar that the keyboard opens and closes (Escape), links that
 
   await page.keyboard.press('Space');
   assert.ok(await list.isVisible(), 'Space opens it again');
-  // concepts, kv-query, learned-width, score-functions, softmax-scaling
-  for (let k = 0; k < 5; k++) await page.keyboard.press('Tab');
+  // concepts, kv-query, learned-width, vectors, sentence-similarity, score-functions, softmax-scaling
+  for (let k = 0; k < 7; k++) await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.getAttribute('href')), '#softmax-scaling');
   await page.keyboard.press('Enter');
   await eventually(async () => (await page.evaluate(() => location.hash)) === '#softmax-scaling', { message: 'the link followed' });

@@ -3,7 +3,7 @@
 
 /** The widgets, by the names of data-widget and embed.html?widget=. */
 export type WidgetName =
-  | 'concepts' | 'kv-query' | 'learned-width' | 'score-functions' | 'softmax-scaling' | 'self-attention'
+  | 'concepts' | 'kv-query' | 'learned-width' | 'vectors' | 'score-functions' | 'softmax-scaling' | 'self-attention'
   | 'attention-map' | 'masking' | 'cross-attention' | 'positional-encoding' | 'multi-head' | 'training'
   | 'language-model' | 'real-model' | 'sentence-similarity' | 'conditional' | 'complexity' | 'speed';
 

@@ -9,6 +9,9 @@
 //   toc.land();      // once, after the first mount: back to the address's #section
 import { element } from '../runtime/dom.js';
 
+// how long land() holds its section in place while the widgets above it grow
+const HOLD_MS = 15000;
+
 // A section's name: its widget's heading once mounted, else its id in words.
 function sectionTitle(section) {
   const heading = section.querySelector('.widget-title, h2');
@@ -129,12 +132,31 @@ export function createToc(nav, { root = document } = {}) {
 
   // A link to a section (#masking) was followed while the widgets were still
   // empty: the browser jumped to where the section was then. Jump again once
-  // they show their titles; scroll anchoring keeps it there as they fill.
+  // they show their titles, and hold the section there while the widgets above
+  // it still grow (a model that loads, a map drawn in slices: the browser's
+  // scroll anchoring does not follow every such change), until the reader
+  // scrolls, types or touches, or HOLD_MS have passed.
   function land() {
     const id = fragmentId(location.hash);
-    if (!links.has(id)) return;
-    root.getElementById?.(id)?.scrollIntoView();
+    const target = links.has(id) ? root.getElementById?.(id) : null;
+    if (!target) return;
+    target.scrollIntoView();
     mark(id);
+    hold(target);
+  }
+
+  function hold(target) {
+    const view = target.ownerDocument.defaultView;
+    if (!view?.ResizeObserver) return;
+    const landed = target.getBoundingClientRect().top;
+    const observer = new view.ResizeObserver(() => {
+      if (Math.abs(target.getBoundingClientRect().top - landed) > 1) target.scrollIntoView();
+    });
+    for (let above = target.previousElementSibling; above; above = above.previousElementSibling) observer.observe(above);
+    const done = new AbortController();
+    const release = () => { observer.disconnect(); done.abort(); };
+    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) view.addEventListener(type, release, { signal: done.signal, passive: true });
+    view.setTimeout(release, HOLD_MS);
   }
 
   setOpen(false);

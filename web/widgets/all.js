@@ -5,6 +5,7 @@
 
 import * as kvQuery from './kv-query.js';
 import * as learnedWidth from './learned-width.js';
+import * as vectors from './vectors.js';
 import * as scoreFunctions from './score-functions.js';
 import * as softmaxScaling from './softmax-scaling.js';
 import * as attentionMap from './attention-map.js';
@@ -25,6 +26,7 @@ import * as languageModel from './language-model.js';
 export const DEFINITIONS = Object.freeze({
   'kv-query': kvQuery,
   'learned-width': learnedWidth,
+  'vectors': vectors,
   'score-functions': scoreFunctions,
   'softmax-scaling': softmaxScaling,
   'attention-map': attentionMap,

@@ -2,6 +2,7 @@
 export const WIDGETS = {
   'kv-query': () => import('./kv-query.js'),
   'learned-width': () => import('./learned-width.js'),
+  'vectors': () => import('./vectors.js'),
   'score-functions': () => import('./score-functions.js'),
   'softmax-scaling': () => import('./softmax-scaling.js'),
   'attention-map': () => import('./attention-map.js'),

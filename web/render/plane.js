@@ -1,0 +1,104 @@
+// A plane of 2-D vectors drawn as arrows from the origin, one of which (the
+// query) the reader moves: by dragging its tip, or with the arrow keys once
+// its handle has the focus (Shift for larger steps). Pure: data in, element out.
+//
+//   plane({ vectors: [{ x, y, label, weight? }], query: { x, y, label }, extent, step,
+//           circle?, title, describe(x, y) -> text, onMove(x, y) }) -> { element, update({ vectors, query, circle }) }
+//   update: the keys and the circle drawn anew, the query moved (no event); the
+//   handle stays the same element, so a reader moving it keeps the focus.
+//   extent: the plane shows [−extent, extent] on both axes; step: a key press
+//   moves the query this much (the tip snaps to it when dragged).
+//   weight: in [0, 1], how strongly a vector's arrow is drawn (its softmax weight).
+//   circle: a radius to draw as a dashed circle (keys of one length lie on it).
+import { svg } from './svg.js';
+
+const SIZE = 320, PAD = 30;
+
+export function plane({ vectors, query, extent, step, circle = null, title = '', describe, onMove }) {
+  const unit = (SIZE / 2 - PAD) / extent;
+  const px = (x) => SIZE / 2 + x * unit, py = (y) => SIZE / 2 - y * unit;
+  const root = svg('svg', { class: 'plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE, role: 'group', 'aria-label': title });
+  root.append(svg('title', {}, title));
+  const head = (id, cls) => {
+    const marker = svg('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+    marker.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }));
+    return marker;
+  };
+  const id = `plane-${Math.random().toString(36).slice(2)}`;
+  const defs = svg('defs');
+  defs.append(head(`${id}-key`, 'plane-head-key'), head(`${id}-query`, 'plane-head-query'));
+  root.append(defs);
+  // the axes and a grid line at each whole unit
+  const grid = svg('g', { class: 'plane-grid', 'aria-hidden': 'true' });
+  for (let v = -Math.floor(extent); v <= extent; v++) {
+    grid.append(svg('line', { x1: px(v), y1: py(-extent), x2: px(v), y2: py(extent), class: v === 0 ? 'plane-axis' : '' }),
+      svg('line', { x1: px(-extent), y1: py(v), x2: px(extent), y2: py(v), class: v === 0 ? 'plane-axis' : '' }));
+  }
+  const keys = svg('g', { 'aria-hidden': 'true' });
+  root.append(grid, keys);
+  const drawKeys = (list, radius) => {
+    keys.replaceChildren();
+    if (radius) keys.append(svg('circle', { class: 'plane-circle', cx: px(0), cy: py(0), r: radius * unit }));
+    for (const v of list) {
+      const g = svg('g', { class: 'plane-key' });
+      g.style.opacity = String(0.35 + 0.65 * (v.weight ?? 1));
+      g.append(svg('line', { x1: px(0), y1: py(0), x2: px(v.x), y2: py(v.y), 'marker-end': `url(#${id}-key)` }));
+      const away = Math.hypot(v.x, v.y) || 1;
+      g.append(svg('text', { x: px(v.x) + (10 * v.x) / away, y: py(v.y) - (10 * v.y) / away, 'text-anchor': v.x < 0 ? 'end' : 'start',
+        'dominant-baseline': 'central', class: 'plane-label' }, v.label));
+      keys.append(g);
+    }
+  };
+  drawKeys(vectors, circle);
+  const arrow = svg('line', { class: 'plane-query', x1: px(0), y1: py(0), 'marker-end': `url(#${id}-query)`, 'aria-hidden': 'true' });
+  const label = svg('text', { class: 'plane-query-label', 'aria-hidden': 'true' }, query.label);
+  const handle = svg('circle', { class: 'plane-handle', r: 9, tabindex: 0, role: 'slider', 'aria-roledescription': '2-D slider' });
+  root.append(arrow, label, handle);
+  let at = { x: query.x, y: query.y };
+  const place = () => {
+    arrow.setAttribute('x2', px(at.x));
+    arrow.setAttribute('y2', py(at.y));
+    handle.setAttribute('cx', px(at.x));
+    handle.setAttribute('cy', py(at.y));
+    label.setAttribute('x', px(at.x) + 12);
+    label.setAttribute('y', py(at.y) - 12);
+    handle.setAttribute('aria-valuetext', describe(at.x, at.y));
+    handle.setAttribute('aria-label', describe(at.x, at.y));
+  };
+  place();
+  const clamp = (v) => Math.min(extent, Math.max(-extent, Math.round(v / step) * step));
+  const move = (x, y) => {
+    const next = { x: Number(clamp(x).toFixed(6)), y: Number(clamp(y).toFixed(6)) };
+    if (next.x === at.x && next.y === at.y) return;
+    at = next;
+    place();
+    onMove(at.x, at.y);
+  };
+  handle.addEventListener('keydown', (event) => {
+    const by = event.shiftKey ? 5 * step : step;
+    const delta = { ArrowLeft: [-by, 0], ArrowRight: [by, 0], ArrowUp: [0, by], ArrowDown: [0, -by] }[event.key];
+    if (!delta) return;
+    event.preventDefault();
+    move(at.x + delta[0], at.y + delta[1]);
+  });
+  // a drag anywhere on the plane puts the tip under the pointer
+  const fromPointer = (event) => {
+    const box = root.getBoundingClientRect();
+    const scale = SIZE / box.width;
+    move(((event.clientX - box.left) * scale - SIZE / 2) / unit, (SIZE / 2 - (event.clientY - box.top) * scale) / unit);
+  };
+  root.addEventListener('pointerdown', (event) => {
+    root.setPointerCapture?.(event.pointerId);
+    fromPointer(event);
+    handle.focus({ preventScroll: true });
+  });
+  root.addEventListener('pointermove', (event) => { if (event.buttons & 1) fromPointer(event); });
+  return {
+    element: root,
+    update(next) {
+      drawKeys(next.vectors, next.circle ?? null);
+      at = { x: next.query.x, y: next.query.y };
+      place();
+    },
+  };
+}
