@@ -85,9 +85,10 @@ test('the URL keeps the sentences; opening it again shows the same pairs; Chines
   await page.close();
 });
 
-test('on the full page: its own section after real-model, prefixed URL state, one encoder for both widgets', () => withPage(browser, `?sentence-similarity.b=${encodeURIComponent('What age are you?')}`, async ({ page, log }) => {
+test('on the full page: its own section right after vectors, prefixed URL state, one encoder for both widgets', () => withPage(browser, `?sentence-similarity.b=${encodeURIComponent('What age are you?')}`, async ({ page, log }) => {
   const order = await page.locator('main [data-widget]').evaluateAll((roots) => roots.map((r) => r.dataset.widget));
-  assert.equal(order[order.indexOf('real-model') + 1], 'sentence-similarity', 'right after real-model');
+  assert.equal(order[order.indexOf('vectors') + 1], 'sentence-similarity', 'right after vectors');
+  assert.equal(order[order.indexOf('attention-map') + 1], 'real-model', 'real-model right after attention-map');
   assert.equal(await page.locator('section#sentence-similarity [data-widget="sentence-similarity"]').count(), 1);
   await scrollToWidget(page, W);
   await ready(page);

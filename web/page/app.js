@@ -29,6 +29,7 @@ let generation = 0;
 // that comes up after a newer switch is unmounted at once. A lazy widget
 // (one that trains) watches for the screen only once the widgets above it have
 // drawn or failed: before that they are one line high, and it would seem near.
+// Those above that themselves wait for the screen (a model widget) are not waited for.
 function mountAll() {
   const mine = ++generation;
   for (const handle of mounted.splice(0)) handle?.unmount();
@@ -38,7 +39,7 @@ function mountAll() {
     const drawn = new Promise((resolve) => { settle = resolve; });
     const mount = mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.`, after: above,
       onReady: settle, onError: settle }).then((handle) => {
-      if (!handle || handle.lazy) settle();  // a lazy widget above waits for no one
+      if (!handle || handle.awaitsScreen) settle();  // a widget that waits for the screen holds back no one below
       if (mine === generation) mounted.push(handle);
       else handle?.unmount();
     });

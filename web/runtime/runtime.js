@@ -11,6 +11,8 @@
 //   lazy?                   true: build and the first compute wait until the widget comes within half a
 //                           screen of the viewport, or the reader changes it (a widget that trains:
 //                           its module, worker and corpus load then, not with the page)
+//   awaitsScreen?           true: the first numbers wait until the widget is near the screen (a model
+//                           that loads then): the page starts the lazy widgets below it without it
 //   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object or a promise of one }
 //   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes,
 //                             conceals?(view) -> [element]: the parts that state the answer, covered until Reveal }
@@ -249,6 +251,7 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   return {
     update: () => update(m), get state() { return m.state; }, get data() { return m.data; }, unmount: () => unmount(m),
     lazy: Boolean(def.lazy),
+    awaitsScreen: Boolean(def.lazy || def.awaitsScreen),
     // a change from outside (the embed's API): no onChange, which is for the reader's changes
     setState(next) {
       if (m.lifetime.signal.aborted) return;

@@ -19,6 +19,8 @@ export const name = 'real-model';
 
 // the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
 export const assets = ['wasm/attention-encoder.js', 'model/encoder.q.bin'];
+// its numbers wait for the model, which loads once the widget is near the screen
+export const awaitsScreen = true;
 
 // The model reads English: its preset sentences are the English catalog's, in every language.
 const SENTENCES = Object.fromEntries(['Umbrella', 'Students', 'Father', 'Girl', 'John', 'Law', 'Tired', 'Wide']

@@ -13,6 +13,8 @@ export const name = 'sentence-similarity';
 
 // the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
 export const assets = ['wasm/attention-encoder.js', 'model/encoder.q.bin'];
+// its numbers wait for the model, which loads once the widget is near the screen
+export const awaitsScreen = true;
 
 const KEYS = ['a', 'b', 'c'];
 const NAMES = ['A', 'B', 'C'];
