@@ -62,6 +62,9 @@ export function build(body, { t }) {
 
 const fixed = (x, digits = 2) => formatNumber(x, { digits });
 
+// the plane's fixed options: its extent, its step, its title, the handle's label
+const planeFrame = (t) => ({ extent: EXTENT, step: STEP, title: t('planeTitle'), describe: (x, y) => t('queryAt', { x: fixed(x, 1), y: fixed(y, 1) }) });
+
 function planeData(data, state, t) {
   return {
     vectors: WORDS.map((w, i) => ({ x: data.keys.data[2 * i], y: data.keys.data[2 * i + 1], label: t(w), weight: data.dotWeights[i] })),
@@ -74,11 +77,7 @@ export function render(view, data, state, ctx) {
   const { t } = ctx;
   const shown = planeData(data, state, t);
   if (!view.plane) {
-    view.plane = plane({
-      ...shown, extent: EXTENT, step: STEP, title: t('planeTitle'),
-      describe: (x, y) => t('queryAt', { x: fixed(x, 1), y: fixed(y, 1) }),
-      onMove: (x, y) => ctx.setState({ qx: x, qy: y }),
-    });
+    view.plane = plane({ ...shown, ...planeFrame(t), onMove: (x, y) => ctx.setState({ qx: x, qy: y }) });
     view.planeBox.replaceChildren(view.plane.element);
   } else {
     view.plane.update(shown);
@@ -120,8 +119,7 @@ function verdictValues(data, t) {
 
 export function exports(data, state, t) {
   return {
-    visual: () => plane({ ...planeData(data, state, t), extent: EXTENT, step: STEP, title: t('planeTitle'),
-      describe: (x, y) => t('queryAt', { x: fixed(x, 1), y: fixed(y, 1) }), onMove: () => {} }).element,
+    visual: () => plane({ ...planeData(data, state, t), ...planeFrame(t), onMove: () => {} }).element,
     csv: () => ({
       header: ['word', 'x', 'y', 'length', 'dot', 'kernel', 'dot_weight', 'kernel_weight'],
       rows: WORDS.map((w, i) => [t(w), data.keys.data[2 * i], data.keys.data[2 * i + 1], data.lengths[i], data.dot[i], data.kernel[i],
