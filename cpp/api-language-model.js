@@ -7,6 +7,8 @@
 //   lm.step(50);                 // { step, loss, losses, tokens }
 //   lm.evaluate();               // { loss, unigramLoss, tokens } on the held-out texts
 //   lm.generate({ seed: 3 });    // a text
+//   lm.trace('Anna');            // the forward stage by stage: { tokens, stages, next, entropy }
+//   lm.beginGeneration({ seed: 3 }); lm.nextToken();  // the same, one token at a time through the cache
 //   lm.delete();
 //
 // The model lives in the WASM heap: JS holds a handle, never a pointer, and
@@ -40,6 +42,9 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
   };
   const generateSchema = { prompt: 'string', maxTokens: 'int', temperature: 'number', topK: 'int', seed: 'seed' };
   const generateDefaults = { prompt: '', maxTokens: 24, temperature: 0.8, topK: 20, seed: 1 };
+  const beginSchema = { prompt: 'string', temperature: 'number', topK: 'int', seed: 'seed' };
+  const traceSchema = { residual: 'boolean', layerNorm: 'boolean', temperature: 'number' };
+  const traceDefaults = { residual: true, layerNorm: true, temperature: 1 };
 
   function createLanguageModel(options) {
     const fn = 'createLanguageModel';
@@ -65,6 +70,14 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
       }),
       generate: (fn, handle, g) => call(fn, 'raw_lm_generate',
         Object.assign({ handle }, generateDefaults, check(fn, 'options', g, generateSchema))).text,
+      // the forward on ⏎ + text stage by stage, the residuals or layer norms removed if asked:
+      // { tokens, stages: [{ name, layer, values: Matrix, rms }], next: { tokens, probabilities }, entropy }
+      trace: (fn, handle, text, t) => call(fn, 'raw_lm_trace', Object.assign(
+        { handle, text: kinds.string(fn, 'text', text) }, traceDefaults, check(fn, 'options', t, traceSchema))),
+      // generation one token at a time through the key-value cache: the prompt's steps, then one per call
+      beginGeneration: (fn, handle, g) => call(fn, 'raw_lm_begin_generation',
+        Object.assign({ handle }, generateDefaults, check(fn, 'options', g, beginSchema))),
+      nextToken: (fn, handle) => call(fn, 'raw_lm_next_token', { handle }),
       gradientCheck: (fn, handle) => call(fn, 'raw_lm_gradient_check', { handle }),
       vocabulary: (fn, handle) => call(fn, 'raw_lm_vocabulary', { handle }),
       parameters: (fn, handle) => call(fn, 'raw_lm_parameters', { handle }),

@@ -117,6 +117,9 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("raw_lm_attention", &raw_lm_attention);
     function("raw_lm_head_scores", &raw_lm_head_scores);
     function("raw_lm_generate", &raw_lm_generate);
+    function("raw_lm_trace", &raw_lm_trace);
+    function("raw_lm_begin_generation", &raw_lm_begin_generation);
+    function("raw_lm_next_token", &raw_lm_next_token);
     function("raw_lm_gradient_check", &raw_lm_gradient_check);
     function("raw_lm_vocabulary", &raw_lm_vocabulary);
     function("raw_lm_info", &raw_lm_info);

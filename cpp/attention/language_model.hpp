@@ -106,6 +106,45 @@ struct GenerateOptions {
     double top_k = 20;         // sample among the k most likely, integer >= 0 (0: all)
     double seed = 1;           // integer in [0, 2^53]
 };
+// trace(): the tensors of one text through every stage of the model, with
+// the residual connections or the layer norms removed if asked (a lesion of
+// the trained model, to measure what each does to the activations)
+struct TraceOptions {
+    bool residual = true;      // false: H = Attn(LN1(X)) and X = MLP(LN2(H)), no skip connections
+    bool layer_norm = true;    // false: LN1, LN2 and LN_f pass their input through unchanged
+    double temperature = 1;    // of the next token's softmax, finite and > 0
+};
+struct TraceStage {
+    std::string name;  // embedding | ln1 | attention | residual1 | ln2 | hidden | mlp | residual2 | lnf | logits
+    double layer;      // the block, 1..layers; 0 for embedding, lnf and logits
+    Mat values;        // (m, d); hidden (m, 4d); logits (m, vocab)
+    double rms;        // sqrt(mean of the squares of values)
+};
+struct Trace {
+    std::vector<std::string> tokens;  // ⏎ + the text's characters (m tokens)
+    std::vector<TraceStage> stages;   // in the order computed
+    NextTokens next;                  // after the last token: softmax(logits / temperature), the 10 most likely
+    double entropy;                   // of that whole distribution (nats)
+    double loss;                      // mean cross-entropy of the text's characters, each predicted from
+                                      // those before it (temperature 1; nats; 0 for an empty text)
+};
+// One token through the key-value cache, in a generation begun by
+// begin_generation(): the query row it adds to every head's causal map and
+// what it cost. Multiply-adds count the products of the matrix products
+// (projections, scores, weighted sums, MLP, unembedding), per token at
+// position t with d = d_model, L layers:
+//   with the cache:    L (12 d^2 + 2 (t + 1) d) + d vocab
+//   without (every position 0..t again): L (12 d^2 (t + 1) + (t + 1)(t + 2) d) + d vocab
+struct DecodeStep {
+    std::string token;                  // the token read at this position (the prompt's or the one written)
+    double position;                    // t: its position, the query row computed
+    std::vector<std::vector<std::vector<float>>> rows;  // [layer][head] (t + 1): the row's weights on keys 0..t
+    double cached_multiply_adds;        // this token with the cache
+    double uncached_multiply_adds;      // this token recomputing positions 0..t
+    double cache_numbers;               // K and V kept after it: 2 L (t + 1) d
+    std::string next;                   // the token sampled to follow ("" once done)
+    bool done;                          // the boundary was sampled, or the context is full
+};
 struct VocabularyInfo {
     std::vector<std::string> tokens;  // every token's text, by index: ⏎, (�,) the characters
     double unknown;                   // distinct training characters folded into �
@@ -140,6 +179,18 @@ public:
     // seeded generator per token; never the unknown token (it stands for many
     // characters and cannot write any)
     std::string generate(const GenerateOptions& options);
+    // the same generation one token at a time, the cache kept between calls:
+    // begin_generation() reads the boundary and the prompt (one step each) and
+    // samples what follows; next_token() reads that and samples the next. Any
+    // other use of the cache (generate, logits, step) ends the generation.
+    std::vector<DecodeStep> begin_generation(const GenerateOptions& options);
+    DecodeStep next_token();
+    // the stages of the forward on [0] + text (at most context tokens); with both
+    // options on, the logits are the model's own (the forward of training)
+    Trace trace(const std::string& text, const TraceOptions& options);
+    // the multiply-adds of one token at position t (DecodeStep)
+    double cached_multiply_adds(Index t) const;
+    double uncached_multiply_adds(Index t) const;
     // finite differences in double on a slice: `per_tensor` entries spread over every
     // tensor (0: all), on the first training text's first tokens (at most 6
     // positions, the model cut to that context)
@@ -193,8 +244,14 @@ private:
     void forward(Index sequences, Index length, const std::int32_t* tokens, const std::int32_t* targets);
     void backward(Index sequences, const std::int32_t* tokens);
     void train_step();
-    // one token at position t through the cache -> step_logits_ (vocab)
-    void cached_token(std::int32_t token, Index t);
+    // one token at position t through the cache -> step_logits_ (vocab); rows (if
+    // given) gets each layer's and head's weights on keys 0..t
+    void cached_token(std::int32_t token, Index t, std::vector<std::vector<std::vector<float>>>* rows = nullptr);
+    // the next token from step_logits_: the top_k most likely (never the unknown
+    // token), softmax(logits / temperature) and one uniform draw (0: the most likely)
+    std::int32_t sample_next(Rng& rng, Index top_k, double temperature);
+    // reads `token` at position t through the cache; `sample`: then samples the next
+    DecodeStep decode(std::int32_t token, Index t, bool sample = true);
     std::string token_text(std::int32_t token) const;  // ⏎, �, or the character
     std::vector<std::int32_t> sequence_of(const std::string& text, const std::string& what) const;
 
@@ -242,6 +299,14 @@ private:
     mutable std::vector<Index> draw_start_, draw_count_;  // (batch) the draws of fill_batch
     std::vector<float> sample_;      // (vocab) probabilities while sampling
     std::vector<std::int32_t> order_;  // (vocab) token order while sampling
+    // the generation in progress (begin_generation): the cache holds positions 0..t - 1
+    struct Decoding {
+        bool live = false;
+        Rng rng{0, 0};
+        Index t = 0, top_k = 0;
+        double temperature = 0;
+        std::int32_t pending = 0;  // the token sampled, read by the next next_token()
+    } decoding_;
 };
 
 }  // namespace attn::train

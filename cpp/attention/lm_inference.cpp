@@ -120,7 +120,7 @@ HeadScores LanguageModel::head_scores(const std::string& text, double period) {
 
 // ---- generation through the key-value cache -------------------------------------
 
-void LanguageModel::cached_token(std::int32_t token, Index t) {
+void LanguageModel::cached_token(std::int32_t token, Index t, std::vector<std::vector<std::vector<float>>>* rows) {
     const Index d = d_, dh = d_ / heads_;
     const float scale = float(1.0 / std::sqrt(double(dh)));
     const float kNegInf = -std::numeric_limits<float>::infinity();
@@ -128,6 +128,7 @@ void LanguageModel::cached_token(std::int32_t token, Index t) {
     const float* e = store_.value(kEmbedding) + Index(token) * d;
     const float* pe = store_.value(kPositions) + t * d;
     for (Index c = 0; c < d; ++c) x1_[c] = e[c] + pe[c];
+    if (rows) rows->assign(size_t(layers_), {});
     for (Index l = 0; l < layers_; ++l) {
         auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
         float* Kc = Kc_ + l * n_ * d;
@@ -143,6 +144,7 @@ void LanguageModel::cached_token(std::int32_t token, Index t) {
             matmul_nt_acc(1, t + 1, dh, q1_ + h * dh, d, Kc + h * dh, d, s1_, n_);
             for (Index j = 0; j < n_; ++j) s1_[j] = j <= t ? s1_[j] * scale : kNegInf;
             softmax_row(s1_, n_);
+            if (rows) (*rows)[size_t(l)].emplace_back(s1_, s1_ + t + 1);
             matmul_acc(1, dh, n_, s1_, n_, Vc + h * dh, d, z1_ + h * dh, d);
         }
         out_.forward(1, z1_, W(kWo), h1_), bias_d_.forward(1, W(kBo), h1_);
@@ -164,6 +166,7 @@ Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) 
     for (std::int32_t t : tokens) require(t >= 0 && t < vocab_, "token " + std::to_string(t) + " is not in [0, vocab)");
     Mat out(m, vocab_);
     if (cached) {
+        decoding_.live = false;  // the cache is overwritten
         for (Index t = 0; t < m; ++t) {
             cached_token(tokens[size_t(t)], t);
             out.row(t) = Eigen::Map<const Eigen::Matrix<float, 1, Eigen::Dynamic>>(step_logits_, vocab_);
@@ -176,42 +179,58 @@ Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) 
     return Eigen::Map<const Mat>(logits_, m, vocab_);
 }
 
-std::string LanguageModel::generate(const GenerateOptions& o) {
+std::int32_t LanguageModel::sample_next(Rng& rng, Index top_k, double temperature) {
+    const Index k = top_k == 0 ? vocab_ : std::min(top_k, vocab_);
+    for (Index i = 0; i < vocab_; ++i) order_[size_t(i)] = std::int32_t(i);
+    float* x = step_logits_;
+    for (Index i = 0; i < vocab_; ++i)
+        if (!std::isfinite(x[i])) fail_diverged(steps_ + 1);  // (a NaN would also break the sort below)
+    // the unknown token stands for many characters, none of which it can write
+    if (has_unknown_) x[1] = -std::numeric_limits<float>::infinity();
+    std::partial_sort(order_.begin(), order_.begin() + k, order_.end(), [x](std::int32_t a, std::int32_t b) {
+        return x[a] > x[b] || (x[a] == x[b] && a < b);
+    });
+    std::int32_t next = order_[0];
+    if (temperature > 0) {
+        const float inv = float(1.0 / temperature);
+        for (Index i = 0; i < k; ++i) sample_[size_t(i)] = x[order_[size_t(i)]] * inv;
+        softmax_row(sample_.data(), k);
+        const float u = float(rng.uniform());
+        float cumulative = 0;
+        for (Index i = 0; i < k; ++i) {
+            if (sample_[size_t(i)] > 0) next = order_[size_t(i)];  // the last possible one if u is not reached
+            cumulative += sample_[size_t(i)];
+            if (u < cumulative) break;
+        }
+    }
+    return next;
+}
+
+namespace {
+struct Sampling {
+    Index max_tokens, top_k;
+};
+Sampling checked(const GenerateOptions& o) {
     const Index max_tokens = integer_option(o.max_tokens, "max_tokens", 0, 1e9);
     require(std::isfinite(o.temperature) && o.temperature >= 0,
             "temperature must be a finite number >= 0, got " + number(o.temperature));
     const Index top_k = integer_option(o.top_k, "top_k", 0, 1e9);
     integer_option(o.seed, "seed", 0, 9007199254740992.0);
+    return {max_tokens, top_k};
+}
+constexpr std::uint64_t kSampleStream = 71;
+}  // namespace
+
+std::string LanguageModel::generate(const GenerateOptions& o) {
+    const Sampling s = checked(o);
     const std::vector<std::int32_t> seq = sequence_of(o.prompt, "prompt");
-    Rng rng(std::uint64_t(o.seed), 71);
+    decoding_.live = false;  // the cache is overwritten
+    Rng rng(std::uint64_t(o.seed), kSampleStream);
     std::string out = o.prompt;
     Index t = 0;
     for (; t < Index(seq.size()); ++t) cached_token(seq[size_t(t)], t);
-    const Index k = top_k == 0 ? vocab_ : std::min(top_k, vocab_);
-    for (Index written = 0; written < max_tokens; ++written) {
-        // the next token from step_logits_ (the last position's)
-        for (Index i = 0; i < vocab_; ++i) order_[size_t(i)] = std::int32_t(i);
-        float* x = step_logits_;
-        for (Index i = 0; i < vocab_; ++i)
-            if (!std::isfinite(x[i])) fail_diverged(steps_ + 1);  // (a NaN would also break the sort below)
-        // the unknown token stands for many characters, none of which it can write
-        if (has_unknown_) x[1] = -std::numeric_limits<float>::infinity();
-        std::partial_sort(order_.begin(), order_.begin() + k, order_.end(), [x](std::int32_t a, std::int32_t b) {
-            return x[a] > x[b] || (x[a] == x[b] && a < b);
-        });
-        std::int32_t next = order_[0];
-        if (o.temperature > 0) {
-            const float inv = float(1.0 / o.temperature);
-            for (Index i = 0; i < k; ++i) sample_[size_t(i)] = x[order_[size_t(i)]] * inv;
-            softmax_row(sample_.data(), k);
-            const float u = float(rng.uniform());
-            float cumulative = 0;
-            for (Index i = 0; i < k; ++i) {
-                if (sample_[size_t(i)] > 0) next = order_[size_t(i)];  // the last possible one if u is not reached
-                cumulative += sample_[size_t(i)];
-                if (u < cumulative) break;
-            }
-        }
+    for (Index written = 0; written < s.max_tokens; ++written) {
+        const std::int32_t next = sample_next(rng, s.top_k, o.temperature);
         if (next == kBoundary) break;
         out += token_text(next);
         if (t >= n_) break;  // the context is full: no position for the next input
@@ -219,6 +238,60 @@ std::string LanguageModel::generate(const GenerateOptions& o) {
         ++t;
     }
     return out;
+}
+
+double LanguageModel::cached_multiply_adds(Index t) const {
+    const double d = double(d_), keys = double(t + 1);
+    return double(layers_) * (12 * d * d + 2 * keys * d) + d * double(vocab_);
+}
+
+double LanguageModel::uncached_multiply_adds(Index t) const {
+    const double d = double(d_), m = double(t + 1);
+    return double(layers_) * (12 * d * d * m + m * (m + 1) * d) + d * double(vocab_);
+}
+
+// token at position t through the cache, then (sample) the next one sampled
+DecodeStep LanguageModel::decode(std::int32_t token, Index t, bool sample) {
+    DecodeStep step;
+    step.token = token_text(token);
+    step.position = double(t);
+    cached_token(token, t, &step.rows);
+    step.cached_multiply_adds = cached_multiply_adds(t);
+    step.uncached_multiply_adds = uncached_multiply_adds(t);
+    step.cache_numbers = 2.0 * double(layers_) * double(t + 1) * double(d_);
+    step.done = false;
+    if (!sample) return step;
+    const std::int32_t next = sample_next(decoding_.rng, decoding_.top_k, decoding_.temperature);
+    decoding_.t = t + 1;
+    decoding_.pending = next;
+    // as generate(): the boundary ends the text; a full context has no position for it
+    step.done = next == kBoundary || t + 1 >= n_;
+    step.next = step.done ? std::string() : token_text(next);
+    decoding_.live = !step.done;
+    return step;
+}
+
+std::vector<DecodeStep> LanguageModel::begin_generation(const GenerateOptions& o) {
+    const Sampling s = checked(o);
+    const std::vector<std::int32_t> seq = sequence_of(o.prompt, "prompt");
+    decoding_ = Decoding{};
+    decoding_.rng = Rng(std::uint64_t(o.seed), kSampleStream);
+    decoding_.top_k = s.top_k;
+    decoding_.temperature = o.temperature;
+    // the prompt's tokens are read, not sampled: the sample after the last one starts the text
+    const Index m = Index(seq.size());
+    std::vector<DecodeStep> steps;
+    for (Index t = 0; t < m; ++t) {
+        steps.push_back(decode(seq[size_t(t)], t, t + 1 == m));
+        if (t + 1 < m) steps.back().next = token_text(seq[size_t(t + 1)]);
+    }
+    return steps;
+}
+
+DecodeStep LanguageModel::next_token() {
+    require(decoding_.live, "no generation in progress: call begin_generation first (it ends when the text does, "
+                            "and training, generate() and logits() reuse the cache)");
+    return decode(decoding_.pending, decoding_.t);
 }
 
 // ---- inspection -----------------------------------------------------------------

@@ -129,6 +129,7 @@ void LanguageModel::train_step() {
 
 LmStep LanguageModel::step(double n, std::vector<double>* losses) {
     require_steps(n);
+    decoding_.live = false;  // the cache holds keys and values of the old weights
     // multiply-adds of one step: forward, and backward about twice that
     const double d = double(d_), rows = double(batch_ * n_);
     const double work = 3 * (rows * (double(layers_) * 12 * d * d + d * double(vocab_)) +

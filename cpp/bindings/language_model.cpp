@@ -39,6 +39,36 @@ val numbers(const std::vector<std::vector<double>>& per_layer) {
     return out;
 }
 
+val next_tokens(const train::NextTokens& t) {
+    val out = val::object();
+    out.set("tokens", from_strings(t.tokens));
+    out.set("probabilities",
+            val::global("Float32Array").new_(typed_memory_view(t.probabilities.size(), t.probabilities.data())));
+    return out;
+}
+
+// { token, position, rows: [layer][head] Float32Array(t + 1), cachedMultiplyAdds, uncachedMultiplyAdds,
+//   cacheNumbers, next, done }
+val decode_step(const train::DecodeStep& s) {
+    val rows = val::array();
+    for (const auto& layer : s.rows) {
+        val heads = val::array();
+        for (const auto& row : layer)
+            heads.call<void>("push", val::global("Float32Array").new_(typed_memory_view(row.size(), row.data())));
+        rows.call<void>("push", heads);
+    }
+    val out = val::object();
+    out.set("token", s.token);
+    out.set("position", s.position);
+    out.set("rows", rows);
+    out.set("cachedMultiplyAdds", s.cached_multiply_adds);
+    out.set("uncachedMultiplyAdds", s.uncached_multiply_adds);
+    out.set("cacheNumbers", s.cache_numbers);
+    out.set("next", s.next);
+    out.set("done", s.done);
+    return out;
+}
+
 }  // namespace
 
 val raw_lm_create(val o) {
@@ -71,12 +101,7 @@ val raw_lm_evaluate(val o) { return guarded([&] { return val(model_of(o).evaluat
 
 val raw_lm_next(val o) {
     return guarded([&] {
-        const train::NextTokens t = model_of(o).next(o["prefix"].as<std::string>());
-        val out = val::object();
-        out.set("tokens", from_strings(t.tokens));
-        out.set("probabilities",
-                val::global("Float32Array").new_(typed_memory_view(t.probabilities.size(), t.probabilities.data())));
-        return out;
+        return next_tokens(model_of(o).next(o["prefix"].as<std::string>()));
     });
 }
 
@@ -107,6 +132,43 @@ val raw_lm_generate(val o) {
         return out;
     });
 }
+
+val raw_lm_trace(val o) {
+    return guarded([&] {
+        train::TraceOptions options;
+        options.residual = o["residual"].as<bool>();
+        options.layer_norm = o["layerNorm"].as<bool>();
+        options.temperature = o["temperature"].as<double>();
+        const train::Trace t = model_of(o).trace(o["text"].as<std::string>(), options);
+        val stages = val::array();
+        for (const train::TraceStage& s : t.stages) {
+            val stage = val::object();
+            stage.set("name", s.name);
+            stage.set("layer", s.layer);
+            stage.set("values", from_mat(s.values));
+            stage.set("rms", s.rms);
+            stages.call<void>("push", stage);
+        }
+        val out = val::object();
+        out.set("tokens", from_strings(t.tokens));
+        out.set("stages", stages);
+        out.set("next", next_tokens(t.next));
+        out.set("entropy", t.entropy);
+        out.set("loss", t.loss);
+        return out;
+    });
+}
+
+val raw_lm_begin_generation(val o) {
+    return guarded([&] {
+        val out = val::array();
+        for (const train::DecodeStep& s : model_of(o).begin_generation(o.as<train::GenerateOptions>()))
+            out.call<void>("push", decode_step(s));
+        return out;
+    });
+}
+
+val raw_lm_next_token(val o) { return guarded([&] { return decode_step(model_of(o).next_token()); }); }
 
 val raw_lm_gradient_check(val o) { return guarded([&] { return val(model_of(o).gradient_check()); }); }
 

@@ -92,6 +92,58 @@ export interface GenerateOptions {
   seed?: number;
 }
 
+export interface TraceOptions {
+  /** false: no residual connections, H = Attn(LN1(X)) and X = MLP(LN2(H)) (default true) */
+  residual?: boolean;
+  /** false: LN1, LN2 and the final layer norm pass their input through (default true) */
+  layerNorm?: boolean;
+  /** of the next token's softmax, > 0 (default 1) */
+  temperature?: number;
+}
+
+export interface TraceStage {
+  /** 'embedding' | 'ln1' | 'attention' | 'residual1' | 'ln2' | 'hidden' | 'mlp' | 'residual2' | 'lnf' | 'logits' */
+  name: string;
+  /** the block, 1..layers; 0 for embedding, lnf and logits */
+  layer: number;
+  /** (m, dModel); hidden (m, 4 dModel); logits (m, vocab), m = 1 + the text's characters */
+  values: Matrix;
+  /** the root mean square of values */
+  rms: number;
+}
+
+export interface LanguageModelTrace {
+  /** ⏎ and the text's characters */
+  tokens: string[];
+  /** embedding, then per block ln1, attention, residual1, ln2, hidden, mlp, residual2, then lnf and logits */
+  stages: TraceStage[];
+  /** after the last token: softmax(logits / temperature), the 10 most likely */
+  next: NextTokens;
+  /** of that whole distribution, nats */
+  entropy: number;
+  /** mean cross-entropy of the text's characters, each predicted from those before it (temperature 1; 0 for '') */
+  loss: number;
+}
+
+export interface DecodeStep {
+  /** the token read at this position: the prompt's, or the one sampled by the step before */
+  token: string;
+  /** its position t: the query row computed */
+  position: number;
+  /** [layer][head]: the new row of the causal map, weights on keys 0..t (t + 1 of them) */
+  rows: Float32Array[][];
+  /** multiply-adds of this token with the cache: layers (12 d² + 2 (t + 1) d) + d vocab */
+  cachedMultiplyAdds: number;
+  /** the same token recomputing positions 0..t: layers (12 d² (t + 1) + (t + 1)(t + 2) d) + d vocab */
+  uncachedMultiplyAdds: number;
+  /** keys and values kept after it: 2 layers (t + 1) d numbers */
+  cacheNumbers: number;
+  /** the token sampled to follow ('' once done) */
+  next: string;
+  /** ⏎ was sampled, or the context is full: nextToken() then throws */
+  done: boolean;
+}
+
 export interface LanguageModelVocabulary {
   /** every token by index: ⏎, then � if anything folded, then the characters in code point order */
   tokens: string[];
@@ -128,6 +180,15 @@ export interface LanguageModel extends Handle<LanguageModelInfo> {
   headScores(text: string, period?: number): HeadScores;
   /** The prompt + what the model writes, sampled through a key-value cache. */
   generate(options?: GenerateOptions): string;
+  /** The forward on ⏎ + text stage by stage (at most context - 1 characters), with the residual connections
+   *  or the layer norms removed if asked; with both on, the logits are the training forward's. */
+  trace(text: string, options?: TraceOptions): LanguageModelTrace;
+  /** generate() one token at a time: reads ⏎ and the prompt through the cache (one step each, the last one
+   *  with the first sampled token in `next`). maxTokens is not an option: call nextToken() until done. */
+  beginGeneration(options?: Omit<GenerateOptions, 'maxTokens'>): DecodeStep[];
+  /** Reads the token sampled last and samples the next. Throws when no generation is in progress: none began,
+   *  it is done, or step(), generate() or another beginGeneration() reused the cache. */
+  nextToken(): DecodeStep;
   /** Backpropagation against finite differences in double on a slice of every tensor. */
   gradientCheck(): GradientCheck;
   vocabulary(): LanguageModelVocabulary;
