@@ -68,11 +68,11 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
   // ---- the attention model trained on a sequence task (trainer.hpp) --------
   const trainerSchema = {
     task: 'string', seed: 'seed', length: 'int', vocab: 'int', dModel: 'int', heads: 'int', batch: 'int',
-    learningRate: 'number', causal: 'boolean', residual: 'boolean',
+    learningRate: 'number', causal: 'boolean', residual: 'boolean', cross: 'boolean',
   };
   const trainerDefaults = {
     task: 'reverse', seed: 1, length: 8, vocab: 10, dModel: 32, heads: 1, batch: 32, learningRate: 0.01,
-    causal: false, residual: false,
+    causal: false, residual: false, cross: false,
   };
 
   function createTrainer(options) {

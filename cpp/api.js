@@ -78,6 +78,7 @@
       score: 'string', sigma: 'number', scale: 'number', params: scoreParams, mask: 'mask',
     },
     costModel: { n: 'int!', d: 'int!', k: 'int' },
+    generationCost: { n: 'int!', d: 'int!' },
     selfMapStats: { scores: 'matrix!', weights: 'matrix!' },
     dotAndKernel: { query: 'vector!', keys: 'matrix!', equalLength: 'boolean' },
     embedTokens: { tokens: 'strings!', d: 'int!', seed: 'seed' },
@@ -220,6 +221,9 @@
     const o = check('costModel', 'options', options, schemas.costModel);
     if (o.k === undefined) o.k = 3;
     return call('costModel', 'raw_cost_model', o);
+  };
+  api['generationCost'] = function generationCost(options) {
+    return call('generationCost', 'raw_generation_cost', check('generationCost', 'options', options, schemas.generationCost));
   };
   api['entropy'] = function entropy(weights) {
     return call('entropy', 'raw_entropy', { weights: kinds.matrix('entropy', 'weights', weights) });

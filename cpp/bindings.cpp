@@ -55,7 +55,8 @@ EMSCRIPTEN_BINDINGS(attention_training) {
         .field("batch", &attn::train::TrainerOptions::batch)
         .field("learningRate", &attn::train::TrainerOptions::learning_rate)
         .field("causal", &attn::train::TrainerOptions::causal)
-        .field("residual", &attn::train::TrainerOptions::residual);
+        .field("residual", &attn::train::TrainerOptions::residual)
+        .field("cross", &attn::train::TrainerOptions::cross);
     value_object<attn::train::NwOptions>("WidthTrainerOptions")
         .field("seed", &attn::train::NwOptions::seed)
         .field("samples", &attn::train::NwOptions::samples)
@@ -133,6 +134,12 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("slope", &attn::LineFit::slope)
         .field("intercept", &attn::LineFit::intercept)
         .field("rSquared", &attn::LineFit::r_squared);
+    value_object<attn::GenerationCost>("GenerationCost")
+        .field("tokenCached", &attn::GenerationCost::token_cached)
+        .field("tokenUncached", &attn::GenerationCost::token_uncached)
+        .field("totalCached", &attn::GenerationCost::total_cached)
+        .field("totalUncached", &attn::GenerationCost::total_uncached)
+        .field("cacheNumbers", &attn::GenerationCost::cache_numbers);
     value_object<attn::LayerCost>("LayerCost")
         .field("layer", &attn::LayerCost::layer)
         .field("complexity", &attn::LayerCost::complexity)
@@ -168,6 +175,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_self_map_stats", &raw_self_map_stats);
     function("raw_dot_and_kernel", &raw_dot_and_kernel);
     function("raw_cost_model", &raw_cost_model);
+    function("raw_generation_cost", &raw_generation_cost);
     function("raw_entropy", &raw_entropy);
     function("raw_max_entropy", &raw_max_entropy);
     function("raw_sigmoid", &raw_sigmoid);

@@ -25,6 +25,14 @@ static std::vector<LayerCost> cost_rows(Index n, Index d, Index k) {
     };
 }
 
+GenerationCost generation_cost(Index n, Index d) {
+    require(n >= 1, "n must be at least 1, got " + std::to_string(n));
+    require(d >= 1, "d must be at least 1, got " + std::to_string(d));
+    require(n <= 100000000 && d <= 1000000, "n or d is too large");
+    const double N = double(n), D = double(d);
+    return {2 * N * D, 2 * N * N * D, N * (N + 1) * D, N * (N + 1) * (2 * N + 1) * D / 3, 2 * N * D};
+}
+
 std::vector<LayerCost> cost_model(Index n, Index d, Index k) {
     require(n >= 1, "n must be at least 1, got " + std::to_string(n));
     require(d >= 1, "d must be at least 1, got " + std::to_string(d));

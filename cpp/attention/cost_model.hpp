@@ -39,4 +39,18 @@ struct LayerCost {
 //   n >= 1, d >= 1, k >= 2
 std::vector<LayerCost> cost_model(Index n, Index d, Index k);
 
+// A decoder writing n tokens one at a time, one self-attention layer, counted
+// as the table counts (Q K^T and A V; the projections left out). The token at
+// position n (its query meets n keys):
+//   with the key-value cache, only its row:  2 n d
+//   without (every row of the map again):   2 n^2 d
+// all n tokens, summed over m = 1..n:
+//   with the cache:  sum 2 m d   = n (n + 1) d          (about one training pass, n^2 d)
+//   without:         sum 2 m^2 d = n (n + 1)(2n + 1) d / 3   (grows like n^3)
+// and the cache: n keys and n values of width d, 2 n d numbers.
+struct GenerationCost {
+    double token_cached, token_uncached, total_cached, total_uncached, cache_numbers;
+};
+GenerationCost generation_cost(Index n, Index d);
+
 }  // namespace attn

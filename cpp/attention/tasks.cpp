@@ -5,15 +5,27 @@ namespace attn::train {
 Task parse_task(const std::string& name) {
     if (name == "reverse") return Task::reverse;
     if (name == "shift") return Task::shift;
-    fail("task must be 'reverse' or 'shift', got '" + name + "'");
+    if (name == "date") return Task::date;
+    fail("task must be 'reverse', 'shift' or 'date', got '" + name + "'");
 }
 
-std::string task_name(Task task) { return task == Task::reverse ? "reverse" : "shift"; }
+std::string task_name(Task task) {
+    switch (task) {
+        case Task::reverse: return "reverse";
+        case Task::shift: return "shift";
+        case Task::date: return "date";
+    }
+    return "reverse";
+}
 
 Index task_source(Task task, Index i, Index n) {
     switch (task) {
         case Task::reverse: return n - 1 - i;
         case Task::shift: return (i + n - 1) % n;
+        case Task::date: {  // DD MM YYYY from YYYY MM DD (n = 8, checked by the trainer)
+            constexpr Index kSource[8] = {6, 7, 4, 5, 0, 1, 2, 3};
+            return i < 8 ? kSource[i] : i;
+        }
     }
     return i;
 }

@@ -6,6 +6,9 @@
 //   reverse  target[i] = input[n - 1 - i]          the anti-diagonal
 //   shift    target[i] = input[(i - 1) mod n]      the sub-diagonal, and row 0 on the last
 //                                                  column (a cyclic shift by one)
+//   date     YYYYMMDD -> DDMMYYYY (n = 8)          a date written in another order: the
+//                                                  output's day reads the input's last two
+//                                                  positions, its month the middle, its year the first four
 //
 // Tokens are drawn uniformly from [0, vocab) by the core's seeded SplitMix64
 // generator: the same seed gives the same batches on every platform.
@@ -19,9 +22,9 @@
 
 namespace attn::train {
 
-enum class Task { reverse, shift };
+enum class Task { reverse, shift, date };
 
-// "reverse" or "shift"; anything else throws, naming the task and the choices
+// "reverse", "shift" or "date"; anything else throws, naming the task and the choices
 Task parse_task(const std::string& name);
 std::string task_name(Task task);
 

@@ -146,7 +146,9 @@ ModelReference model_reference(const ModelConfig& config, const ParamsD& params,
     ModelReference out;
     // forward
     const MatD X = embedding_forward_reference(E, PE, tokens);  // (rows, d)
-    const MatD Q = linear_forward_reference(X, Wq), K = linear_forward_reference(X, Wk),
+    MatD P(X.rows(), X.cols());  // the positions alone, for cross-attention's queries
+    for (Index r = 0; r < X.rows(); ++r) P.row(r) = PE.row(r % n);
+    const MatD Q = linear_forward_reference(config.cross ? P : X, Wq), K = linear_forward_reference(X, Wk),
                V = linear_forward_reference(X, Wv);
     MatD Z(X.rows(), config.d_model);
     std::vector<HeadReference> heads;
@@ -185,10 +187,10 @@ ModelReference model_reference(const ModelConfig& config, const ParamsD& params,
             dV.block(b * n, h * dh, n, dh) = gv;
         }
     MatD dXq, dXk, dXv;
-    linear_backward_reference(X, Wq, dQ, dXq, (*grads)[1]);
+    linear_backward_reference(config.cross ? P : X, Wq, dQ, dXq, (*grads)[1]);
     linear_backward_reference(X, Wk, dK, dXk, (*grads)[2]);
     linear_backward_reference(X, Wv, dV, dXv, (*grads)[3]);
-    dX = dXq + dXk + dXv;
+    dX = config.cross ? MatD(dXk + dXv) : MatD(dXq + dXk + dXv);  // cross: the queries do not depend on the tokens
     if (config.residual) dX += dZ;
     (*grads)[0] = embedding_backward_reference(dX, tokens, config.vocab);
     return out;

@@ -56,6 +56,11 @@ double cross_entropy_reference(const MatD& logits, const TokenIds& targets, MatD
 struct ModelConfig {
     Index vocab = 10, length = 8, d_model = 32, heads = 1;
     bool causal = false, residual = false;
+    // cross: the queries come from the positions alone, Q = P Wq (P the positional
+    // encoding): an output position asks for what it must write, knowing only where
+    // it is, while the keys and values come from the input: cross-attention from the
+    // output's positions to the input, as a translator's decoder reads its source
+    bool cross = false;
 };
 // the parameters, in this order: E (vocab, d), Wq, Wk, Wv (d, d), Wo (d, vocab)
 using ParamsD = std::vector<MatD>;

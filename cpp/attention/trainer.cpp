@@ -26,15 +26,17 @@ Index integer_option(double x, const std::string& name, double lo, double hi) {
 double floats_needed(const ModelConfig& c, Index batch) {
     const double d = double(c.d_model), v = double(c.vocab), n = double(c.length), rows = double(batch) * n;
     const double params = 2 * v * d + 3 * d * d;
-    return 4 * params + rows * (10 * d + 2 * v) + double(batch) * double(c.heads) * n * n + n * n + n * d +
+    return 4 * params + rows * ((c.cross ? 11 : 10) * d + 2 * v) + double(batch) * double(c.heads) * n * n + n * n + n * d +
            3 * rows + 2 * double(Trainer::kHeldOut) * n;
 }
 
 ModelConfig validated(const TrainerOptions& o) {
-    parse_task(o.task);
+    const Task task = parse_task(o.task);
     integer_option(o.seed, "seed", 0, 9007199254740992.0);
     ModelConfig c;
     c.length = integer_option(o.length, "length", 2, 256);
+    require(task != Task::date || c.length == 8,
+            "the date task needs length 8 (YYYYMMDD to DDMMYYYY), got " + std::to_string(c.length));
     c.vocab = integer_option(o.vocab, "vocab", 2, 4096);
     c.d_model = integer_option(o.d_model, "d_model", 1, 512);
     c.heads = integer_option(o.heads, "heads", 1, double(c.d_model));
@@ -45,6 +47,7 @@ ModelConfig validated(const TrainerOptions& o) {
             "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
     c.causal = o.causal;
     c.residual = o.residual;
+    c.cross = o.cross;
     const double floats = floats_needed(c, batch);
     require(floats <= Trainer::kMaxFloats, "these sizes need " + number(std::ceil(floats * 4 / 1048576)) +
                                                " MB of buffers, more than the limit of " +
@@ -83,7 +86,7 @@ Trainer::Trainer(const TrainerOptions& options)
 
     // activations and their gradients, carved from one buffer
     const Index A_size = batch_ * config_.heads * n * n;
-    arena_.assign(size_t(2 * (5 * rows * d + rows * v) + A_size + n * n), 0.0f);
+    arena_.assign(size_t(2 * (5 * rows * d + rows * v) + A_size + n * n + (config_.cross ? rows * d : 0)), 0.0f);
     float* at = arena_.data();
     auto take = [&at](Index count) {
         float* p = at;
@@ -94,6 +97,11 @@ Trainer::Trainer(const TrainerOptions& options)
     dX_ = take(rows * d), dQ_ = take(rows * d), dK_ = take(rows * d), dV_ = take(rows * d), dZ_ = take(rows * d);
     logits_ = take(rows * v), dlogits_ = take(rows * v);
     A_ = take(A_size), scratch_ = take(n * n);
+    if (config_.cross) {
+        // cross-attention's queries read the positions alone: P = PE tiled over the batch
+        P_ = take(rows * d);
+        for (Index r = 0; r < rows; ++r) std::copy(pe_.data() + (r % n) * d, pe_.data() + (r % n + 1) * d, P_ + r * d);
+    }
     tokens_.assign(size_t(rows), 0);
     targets_.assign(size_t(rows), 0);
     predicted_.assign(size_t(rows), 0);
@@ -111,7 +119,7 @@ Trainer::Trainer(const TrainerOptions& options)
 void Trainer::forward(Index sequences, const std::int32_t* tokens) {
     const Index rows = sequences * config_.length;
     embedding_.forward(rows, tokens, store_.value(0), pe_.data(), X_);  // X = E[tokens] + PE
-    project_.forward(rows, X_, store_.value(1), Q_);                     // Q = X Wq
+    project_.forward(rows, config_.cross ? P_ : X_, store_.value(1), Q_); // Q = X Wq (cross: P Wq)
     project_.forward(rows, X_, store_.value(2), K_);                     // K = X Wk
     project_.forward(rows, X_, store_.value(3), V_);                     // V = X Wv
     attention_.forward(sequences, nullptr, Q_, K_, V_, A_, Z_);          // Z = concat_h A_h V_h
@@ -129,7 +137,10 @@ void Trainer::backward(Index sequences, const std::int32_t* tokens) {
         std::copy(dZ_, dZ_ + rows * d, dX_);
     else
         zero(dX_, rows * d);
-    project_.backward(rows, X_, store_.value(1), dQ_, store_.grad(1), dX_);
+    if (config_.cross)
+        project_.backward(rows, P_, store_.value(1), dQ_, store_.grad(1), nullptr);  // P is no parameter
+    else
+        project_.backward(rows, X_, store_.value(1), dQ_, store_.grad(1), dX_);
     project_.backward(rows, X_, store_.value(2), dK_, store_.grad(2), dX_);
     project_.backward(rows, X_, store_.value(3), dV_, store_.grad(3), dX_);
     embedding_.backward(rows, tokens, dX_, store_.grad(0));

@@ -2,7 +2,7 @@
 // backpropagation and Adam on a task whose right map is known (tasks.hpp).
 //
 //   tokens -> X = E[token] + PE              (rows, d_model)  PE sinusoidal, fixed
-//          -> Q, K, V = X Wq, X Wk, X Wv     (rows, d_model)  no biases
+//          -> Q, K, V = X Wq, X Wk, X Wv     (rows, d_model)  no biases (cross: Q = PE Wq)
 //          -> per head h: A_h = softmax(Q_h K_h^T / sqrt(d_head)), Z_h = A_h V_h
 //          -> Z = concat_h Z_h               (rows, d_model)  (+ X if residual)
 //          -> logits = Z Wo                  (rows, vocab)
@@ -54,6 +54,7 @@ struct TrainerOptions {
     double learning_rate = 0.01;   // Adam's, finite and > 0
     bool causal = false;
     bool residual = false;
+    bool cross = false;            // queries from the positions alone (ModelConfig::cross): cross-attention
 };
 
 struct StepResult {
@@ -137,6 +138,7 @@ private:
     float *X_, *Q_, *K_, *V_, *Z_, *logits_;          // (rows, d) ... (rows, vocab)
     float *dX_, *dQ_, *dK_, *dV_, *dZ_, *dlogits_;    // same shapes
     float *A_, *scratch_;                             // (batch, heads, n, n), (n, n)
+    float* P_ = nullptr;                              // (rows, d): cross-attention's query input, PE tiled
     std::vector<std::int32_t> tokens_, targets_, predicted_;  // (rows)
     std::vector<std::int32_t> held_tokens_, held_targets_;    // (kHeldOut * length)
     std::vector<std::int32_t> probe_tokens_, probe_targets_;  // (length)

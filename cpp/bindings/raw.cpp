@@ -191,6 +191,10 @@ val raw_cost_model(val o) {
     });
 }
 
+val raw_generation_cost(val o) {
+    return guarded([&] { return val(generation_cost(o["n"].as<int>(), o["d"].as<int>())); });
+}
+
 val raw_entropy(val o) {
     return guarded([&] { return from_vec(entropy_rows(to_mat(o["weights"]))); });
 }

@@ -28,6 +28,7 @@ val raw_max_abs_difference(val o);
 val raw_self_map_stats(val o);
 val raw_dot_and_kernel(val o);
 val raw_cost_model(val o);
+val raw_generation_cost(val o);
 val raw_entropy(val o);
 val raw_max_entropy(val o);
 val raw_sigmoid(val o);

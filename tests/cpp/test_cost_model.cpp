@@ -47,3 +47,20 @@ TEST_CASE("cost_model: doubling n multiplies self-attention by 4 (exponent 2), r
         CHECK(r.doubling == doctest::Approx(cost_model(2000, 64, 3)[size_t(&r - rows.data())].multiply_adds /
                                             r.multiply_adds));
 }
+
+TEST_CASE("generation cost: one row with the cache, the whole map without; the sums over the text") {
+    const GenerationCost c = generation_cost(10, 64);
+    CHECK(c.token_cached == 2 * 10 * 64);
+    CHECK(c.token_uncached == cost_model(10, 64, 3)[0].multiply_adds);  // the table's 2 n^2 d: the whole map
+    double cached = 0, uncached = 0;
+    for (Index m = 1; m <= 10; ++m) {
+        cached += generation_cost(m, 64).token_cached;
+        uncached += generation_cost(m, 64).token_uncached;
+    }
+    CHECK(c.total_cached == cached);      // 10 * 11 * 64 = 7040
+    CHECK(c.total_uncached == uncached);  // 10 * 11 * 21 * 64 / 3 = 49280
+    CHECK(c.total_cached == 7040);
+    CHECK(c.total_uncached == 49280);
+    CHECK(c.cache_numbers == 1280);
+    CHECK(contains(error_of([] { generation_cost(0, 8); }), "n must be at least 1"));
+}

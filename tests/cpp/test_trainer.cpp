@@ -150,6 +150,57 @@ TEST_CASE("trainer: shift reaches 99% and its map is the cyclic sub-diagonal") {
     CHECK(task_source(Task::reverse, 0, 8) == 7);
 }
 
+TEST_CASE("trainer: cross-attention (queries from the positions alone) learns the date task; its map is the reordering") {
+    CHECK(task_source(Task::date, 0, 8) == 6);  // the day's first digit reads the input's position 6
+    CHECK(task_source(Task::date, 2, 8) == 4);  // the month's
+    CHECK(task_source(Task::date, 4, 8) == 0);  // the year's
+    for (int seed = 1; seed <= 3; ++seed) {
+        TrainerOptions o;
+        o.task = "date";
+        o.cross = true;
+        o.seed = seed;
+        Trainer t(o);
+        const Probe before = t.probe();
+        const Index steps = steps_to_99(t, 300);
+        MESSAGE("date, cross-attention, seed " << seed << ": 99% after " << steps << " steps");
+        CHECK(steps > 0);
+        if (t.steps() < 150) t.step(double(150 - t.steps()));
+        check_map(t);
+        // before training, no row puts most of its weight on its source
+        Index right = 0;
+        for (Index i = 0; i < 8; ++i) right += before.weights[0](i, task_source(Task::date, i, 8)) > 0.5;
+        CHECK(right == 0);
+    }
+}
+
+TEST_CASE("trainer: cross-attention's float gradients agree with the double reference; the gradient check passes") {
+    TrainerOptions o;
+    o.task = "date";
+    o.cross = true;
+    o.d_model = 8;
+    o.heads = 2;
+    o.batch = 4;
+    Trainer t(o);
+    t.step(10);
+    const Index n = 8, sequences = 4;
+    const TokenIds tokens(t.held_out_tokens().begin(), t.held_out_tokens().begin() + sequences * n);
+    const TokenIds targets(t.held_out_targets().begin(), t.held_out_targets().begin() + sequences * n);
+    const double loss = t.compute_gradients(sequences, tokens.data(), targets.data());
+    ParamsD grads;
+    const ModelReference r =
+        model_reference(t.config(), as_double(t.parameters()), t.positional().cast<double>(), tokens, targets, {}, &grads);
+    CHECK(std::abs(loss - r.loss) < 1e-5);
+    for (Index i = 0; i < 5; ++i) {
+        const double scale = grads[size_t(i)].cwiseAbs().maxCoeff();
+        CHECK(max_error(t.gradient(i) / float(scale), grads[size_t(i)] / scale) < 1e-4);
+    }
+    const GradientCheck g = t.gradient_check();
+    CAPTURE(g.worst);
+    CHECK(g.max_relative_error <= 1e-6);
+    o.length = 6;
+    CHECK(contains(error_of([&] { Trainer bad(o); }), "the date task needs length 8 (YYYYMMDD to DDMMYYYY), got 6"));
+}
+
 TEST_CASE("trainer: probe gives one map per head, rows summing to 1; parameters have the model's shapes") {
     TrainerOptions o;
     o.heads = 4;
@@ -188,7 +239,7 @@ TEST_CASE("trainer: every bad option and bad call throws a message naming it") {
         change(o);
         return error_of([&] { Trainer t(o); });
     };
-    CHECK(message([](TrainerOptions& o) { o.task = "sort"; }) == "task must be 'reverse' or 'shift', got 'sort'");
+    CHECK(message([](TrainerOptions& o) { o.task = "sort"; }) == "task must be 'reverse', 'shift' or 'date', got 'sort'");
     CHECK(message([](TrainerOptions& o) { o.d_model = 30, o.heads = 4; }) == "d_model 30 is not divisible by heads 4");
     CHECK(message([](TrainerOptions& o) { o.length = 7.5; }) == "length must be an integer, got 7.5");
     CHECK(message([](TrainerOptions& o) { o.vocab = 0; }) == "vocab must be an integer from 2 to 4096, got 0");

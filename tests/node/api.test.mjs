@@ -176,6 +176,20 @@ test('cost model: the comparison table, quadratic in n', () => {
   assert.deepEqual(rows.map((r) => [r.doubling, r.doublingExponent]), [[4, 2], [2, 1], [2, 1], [2, 1], [4, 2]]);
 });
 
+test('generation cost: a row with the cache, the whole map without, the sums over the text', () => {
+  const g = att.generationCost({ n: 10, d: 64 });
+  assert.deepEqual(g, { tokenCached: 1280, tokenUncached: 12800, totalCached: 7040, totalUncached: 49280, cacheNumbers: 1280 });
+  assert.equal(g.tokenUncached, att.costModel({ n: 10, d: 64 })[0].multiplyAdds);
+  let cached = 0, uncached = 0;
+  for (let m = 1; m <= 10; m++) {
+    cached += att.generationCost({ n: m, d: 64 }).tokenCached;
+    uncached += att.generationCost({ n: m, d: 64 }).tokenUncached;
+  }
+  assert.deepEqual([cached, uncached], [g.totalCached, g.totalUncached]);
+  assert.throws(() => att.generationCost({ n: 0, d: 8 }), /generationCost: n must be at least 1, got 0/);
+  assert.throws(() => att.generationCost({ n: 4 }), /generationCost: d is required/);
+});
+
 test('results are copies: they do not alias the WASM heap and survive later calls and heap growth', () => {
   const r = att.attention({ query: [[1, 2]], key: [[1, 2], [3, 4]], value: [[5], [6]] });
   // each array owns a buffer of exactly its size: a copy, not a view of the heap

@@ -8,7 +8,7 @@ import { att } from './module.mjs';
 
 const BAD_OPTIONS = [
   [{ tasks: 'reverse' }, /^createTrainer: unknown option "tasks" in options \(known: task, seed, /],
-  [{ task: 'sort' }, /^createTrainer: task must be 'reverse' or 'shift', got 'sort'$/],
+  [{ task: 'sort' }, /^createTrainer: task must be 'reverse', 'shift' or 'date', got 'sort'$/],
   [{ task: 3 }, /^createTrainer: task must be a string, got 3$/],
   [{ seed: -1 }, /^createTrainer: seed must be a non-negative integer, got -1$/],
   [{ seed: 0.5 }, /^createTrainer: seed must be a non-negative integer, got 0.5$/],

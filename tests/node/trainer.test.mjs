@@ -45,7 +45,7 @@ test('the contract: every result has its documented shape and type', async () =>
     assert.deepEqual(t.info(), {
       options: {
         task: 'reverse', seed: 1, length: 8, vocab: 10, dModel: 32, heads: 1, batch: 32, learningRate: 0.01,
-        causal: false, residual: false,
+        causal: false, residual: false, cross: false,
       },
       parameters: 10 * 32 + 3 * 32 * 32 + 32 * 10,
       step: 0,
@@ -209,4 +209,24 @@ test('gradientCheck: backpropagation agrees with finite differences in double to
     assert.equal(g.checked, 3712);
     assert.ok(g.maxRelativeError <= 1e-6, `${g.maxRelativeError} at ${g.worst}`);
   });
+});
+
+test('cross-attention on the date task: queries from the positions alone; the map found is the reordering', async () => {
+  const trainer = await att.createTrainer({ task: 'date', cross: true, seed: 1 });
+  try {
+    assert.equal(trainer.info().options.cross, true);
+    const needed = trainer.probe().needed.data;
+    const source = [6, 7, 4, 5, 0, 1, 2, 3];  // DDMMYYYY from YYYYMMDD
+    for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) assert.equal(needed[i * 8 + j], j === source[i] ? 1 : 0);
+    trainer.step(150);
+    assert.ok(trainer.evaluate().accuracy >= 0.99, `accuracy ${trainer.evaluate().accuracy}`);
+    const w = trainer.probe().weights[0].data;
+    for (let i = 0; i < 8; i++) {
+      const row = Array.from(w.subarray(i * 8, i * 8 + 8));
+      assert.equal(row.indexOf(Math.max(...row)), source[i]);
+    }
+  } finally {
+    trainer.delete();
+  }
+  await assert.rejects(async () => att.createTrainer({ task: 'date', length: 6 }), /the date task needs length 8/);
 });

@@ -316,6 +316,19 @@ export interface KernelRegressionResult {
   estimate: number;
 }
 
+export interface GenerationCost {
+  /** the token at position n with the key-value cache: its row only, 2nd */
+  tokenCached: number;
+  /** the same token without the cache, every row again: 2n²d */
+  tokenUncached: number;
+  /** all n tokens with the cache: n(n + 1)d */
+  totalCached: number;
+  /** all n tokens without it: n(n + 1)(2n + 1)d / 3 */
+  totalUncached: number;
+  /** the cache after n tokens: n keys and n values of width d, 2nd numbers */
+  cacheNumbers: number;
+}
+
 export interface LayerCost {
   layer: 'self-attention' | 'recurrent' | 'convolutional' | 'convolutional (dilated)' | 'fully connected';
   /** big-O of multiply-adds per layer */
@@ -461,6 +474,8 @@ export interface AttentionModule {
   kernelRegression(options: KernelRegressionOptions): KernelRegressionResult;
   /** Self-attention, recurrent, convolutional and fully connected layers compared. */
   costModel(options: { n: number; d: number; k?: number }): LayerCost[];
+  /** A decoder writing n tokens one at a time, one self-attention layer (QKᵀ and AV, as costModel counts). */
+  generationCost(options: { n: number; d: number }): GenerationCost;
   /** Entropy -sum w log w (nats) of each row of weights. */
   entropy(weights: MatrixLike): Float32Array;
   /** log n (nats): the entropy of n even weights, the most a row of n weights can have (n >= 1). */
@@ -503,7 +518,7 @@ export interface AttentionModule {
    */
   loadEncoder(bytes: Uint8Array | ArrayBuffer): Promise<Encoder>;
   /**
-   * An attention model to train live on a sequence task (reverse, shift); see Trainer.
+   * An attention model to train live on a sequence task (reverse, shift, date); see Trainer.
    * The trainers' code is a third module (attention-training.mjs, beside this one), imported
    * on the first call of createTrainer, createWidthTrainer or createLanguageModel; bad
    * options reject with an Error. The object's own methods answer at once.

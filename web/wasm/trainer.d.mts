@@ -2,7 +2,7 @@
 // createWidthTrainer in attention.d.mts): re-exported from there.
 import type { Handle, Matrix, NumericArray, VectorLike } from './attention.mjs';
 
-export type TrainerTask = 'reverse' | 'shift';
+export type TrainerTask = 'reverse' | 'shift' | 'date';
 
 /**
  * A one-layer attention model (embedding + sinusoidal positions -> Q, K, V ->
@@ -10,7 +10,8 @@ export type TrainerTask = 'reverse' | 'shift';
  * task whose right attention map is known. Every size is an integer.
  */
 export interface TrainerOptions {
-  /** 'reverse': output i copies input n-1-i (the anti-diagonal); 'shift': input i-1, cyclic (default 'reverse') */
+  /** 'reverse': output i copies input n-1-i (the anti-diagonal); 'shift': input i-1, cyclic; 'date': YYYYMMDD
+   *  written DDMMYYYY, length 8 (default 'reverse') */
   task?: TrainerTask;
   /** seeds the parameters, the batches, the held-out set and the probe (default 1) */
   seed?: number;
@@ -30,6 +31,9 @@ export interface TrainerOptions {
   causal?: boolean;
   /** adds the input to the attention output (default false) */
   residual?: boolean;
+  /** the queries come from the positions alone, Q = PE Wq: cross-attention from the output's positions to
+   *  the input, whose tokens only the keys and values see (default false) */
+  cross?: boolean;
 }
 
 export interface TrainerStep {
