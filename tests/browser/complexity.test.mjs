@@ -77,6 +77,14 @@ test('the table is the core\'s cost model: O(n²·d) and × 4.00 for self-attent
   assert.match(quadratic, /from 256 to 512 takes self-attention from 6\.71 × 10⁷ to 2\.68 × 10⁸ multiply-adds, × 4\.00/);
   assert.match(quadratic, /slope log₂ 4\.00 = 2\.00/);
   // n = 256 < d = 512: self-attention is cheaper than the recurrent layer
+  // writing one token at a time: the core's generation cost for n = 256, d = 512
+  const g = att.generationCost({ n: 256, d: 512 });
+  const writing = (await page.locator(`${WIDGET} [data-part="generation"] .callout-text`).textContent()).replace(/[\u00a0\u202f]/g, " ");
+  for (const [what, value] of [['2nd', g.tokenCached], ['n(n + 1)d', g.totalCached], ['n(n + 1)(2n + 1)d/3', g.totalUncached]]) {
+    const shown = new RegExp(`${what.replace(/[()+]/g, '\\$&')} = (\\d[\\d.,]*\\d(?: × 10[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)`).exec(writing);
+    assert.ok(shown, `${what} in: ${writing}`);
+    assert.ok(Math.abs(parseCount(shown[1]) - value) <= 0.005 * value, `${what}: shows ${shown[1]}, the core ${value}`);
+  }
   const crossover = page.locator(`${WIDGET} [data-part="crossover"] .callout-text`).first();
   assert.equal(await crossover.getAttribute('data-field'), 'cheaper');
   assert.ok(want.now['self-attention'].multiplyAdds < want.now.recurrent.multiplyAdds);

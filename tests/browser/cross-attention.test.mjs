@@ -113,3 +113,46 @@ test('an empty or overlong sentence is a visible message (in Chinese too); typed
   assert.equal(await page.locator(`${W} i`).count(), 0, 'no element made from the text');
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
 }));
+
+// the learned projections: the date model trained here as the widget trains it (the same seed and
+// steps give the same weights in any process)
+async function dateModel(seed) {
+  const trainer = await att.createTrainer({ task: 'date', cross: true, seed });
+  try {
+    const before = trainer.probe();
+    const accuracyBefore = trainer.evaluate().accuracy;
+    for (let done = 0; done < 200; done += 20) trainer.step(20);
+    return { before, after: trainer.probe(), accuracyBefore, accuracy: trainer.evaluate().accuracy };
+  } finally {
+    trainer.delete();
+  }
+}
+
+test('learned projections: the date model\'s map before and after training, the core\'s; the learned one is the reordering', () =>
+  withPage(browser, 'embed.html?widget=cross-attention&projections=learned&seed=2', async ({ page }) => {
+    await ready(page);
+    const want = await dateModel(2);
+    for (const [kind, probe] of [['before', want.before], ['after', want.after]]) {
+      const map = page.locator(`${W} .ca-date-${kind}`);
+      await eventually(async () => (await map.locator('.heatmap-cell').count()) === 64, { message: `the ${kind} map drawn`, timeout: 20000 });
+      const labels = await map.locator('.heatmap-cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('aria-label')));
+      labels.forEach((label, k) => assertShown(/(\S+)$/.exec(label)[1], probe.weights[0].data[k], 3, `${kind} cell ${k}`));
+      const cols = await map.locator('.heatmap-col').allTextContents();
+      assert.deepEqual(cols, Array.from(probe.input, (digit, j) => `${'YYYYMMDD'[j]} ${digit}`));
+    }
+    // after training every row's largest weight is on the digit it copies: the day on the input's 7th and 8th
+    const w = want.after.weights[0].data, source = [6, 7, 4, 5, 0, 1, 2, 3];
+    for (let i = 0; i < 8; i++) {
+      const row = Array.from(w.subarray(i * 8, i * 8 + 8));
+      assert.equal(row.indexOf(Math.max(...row)), source[i], `output ${i} reads input ${source[i]}`);
+    }
+    const verdict = await page.locator(`${W} .ca-learned-verdict`).textContent();
+    assert.match(verdict, /: \d of 8 before training, 8 of 8 after 200 steps;/);
+    assert.ok(verdict.includes(`${(100 * want.accuracy).toFixed(1)}% after`), verdict);
+    assert.ok(await page.locator(`${W} .ca-sentences`).isHidden(), 'the sentence maps are hidden');
+    assert.ok(await page.locator(W).getByLabel('Target sentence (gives Q)', { exact: true }).isDisabled());
+    // back to random projections: the sentence maps again
+    await page.locator(W).getByLabel('Random (sentences)', { exact: true }).check();
+    await assertMap(page, expected('i have a dream', '我有一个梦想', { seed: 2 }), 'cross', 'random again');
+    assert.ok(await page.locator(`${W} .ca-learned`).isHidden());
+  }));

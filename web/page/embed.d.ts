@@ -4,8 +4,8 @@
 /** The widgets, by the names of data-widget and embed.html?widget=. */
 export type WidgetName =
   | 'concepts' | 'kv-query' | 'learned-width' | 'vectors' | 'score-functions' | 'softmax-scaling' | 'self-attention'
-  | 'attention-map' | 'masking' | 'cross-attention' | 'positional-encoding' | 'multi-head' | 'training'
-  | 'language-model' | 'real-model' | 'sentence-similarity' | 'conditional' | 'complexity' | 'speed';
+  | 'attention-map' | 'masking' | 'cross-attention' | 'positional-encoding' | 'multi-head' | 'transformer-block' | 'training'
+  | 'language-model' | 'generation' | 'real-model' | 'sentence-similarity' | 'conditional' | 'complexity' | 'speed';
 
 /** Parts of a widget's frame that can be left out. */
 export type HideablePart = 'title' | 'intro' | 'quiz' | 'export' | 'embed';

@@ -20,8 +20,10 @@ import * as conditional from './conditional.js';
 import * as complexity from './complexity.js';
 import * as speed from './speed.js';
 import * as concepts from './concepts.js';
+import * as transformerBlock from './transformer-block.js';
 import * as training from './training.js';
 import * as languageModel from './language-model.js';
+import * as generation from './generation.js';
 
 export const DEFINITIONS = Object.freeze({
   'kv-query': kvQuery,
@@ -41,6 +43,8 @@ export const DEFINITIONS = Object.freeze({
   'complexity': complexity,
   'speed': speed,
   'concepts': concepts,
+  'transformer-block': transformerBlock,
   'training': training,
   'language-model': languageModel,
+  'generation': generation,
 });

@@ -4,7 +4,8 @@
 // exact counts for the chosen n, d, k; multiply-adds against n on a log-log
 // plot with the crossover n = d (self-attention is cheaper than a recurrent
 // layer exactly when n < d); the factor when n doubles (4 for self-attention:
-// quadratic, not exponential); and fully connected vs self-attention.
+// quadratic, not exponential); fully connected vs self-attention; and what a
+// decoder pays per generated token with and without a key-value cache.
 import { element } from '../runtime/dom.js';
 import { callout } from '../render/callout.js';
 import { formatCount, formatNumber } from '../render/format.js';
@@ -37,7 +38,7 @@ export function compute(att, state) {
   const curve = CURVE_N.map((m) => byLayer(att.costModel({ n: m, d, k })));
   const layers = Object.keys(now);
   return {
-    n, d, k, now, doubled,
+    n, d, k, now, doubled, generation: att.generationCost({ n, d }),
     // cost(2n) / cost(n) and its log2, by the core
     ratio: Object.fromEntries(layers.map((l) => [l, now[l].doubling])),
     exponent: Object.fromEntries(layers.map((l) => [l, now[l].doublingExponent])),
@@ -74,6 +75,7 @@ export function build(body, { t }) {
 
   const quadratic = callout(t.rich('quadraticTitle'), { part: 'quadratic', key: true });
   const crossover = callout(t.rich('crossoverTitle'), { part: 'crossover', texts: ['', ''] });
+  const generation = callout(t.rich('generationTitle'), { part: 'generation', texts: [''] });
 
   const plot = element('figure', 'cx-plot');
   const plotCaption = element('figcaption', 'cx-plot-caption');
@@ -94,8 +96,8 @@ export function build(body, { t }) {
   fcPlot.append(fcPlotCaption, fcPlotBox);
   fc.append(element('h3', 'cx-heading', t.rich('fcTitle')), element('p', 'cx-fc-intro', t.rich('fcIntro')), fcTableBox, fcPlot);
 
-  body.append(tableBox, countNote, quadratic.box, plot, crossover.box, fc);
-  return { caption, tbody, quadraticBox: quadratic.box, quadratic: quadratic.paragraphs[0], crossover: crossover.paragraphs[0], parallel: crossover.paragraphs[1], plotCaption, plotBox, fcCaption, fcBody, fcPlotCaption, fcPlotBox };
+  body.append(tableBox, countNote, quadratic.box, plot, crossover.box, generation.box, fc);
+  return { generation: generation.paragraphs[0], caption, tbody, quadraticBox: quadratic.box, quadratic: quadratic.paragraphs[0], crossover: crossover.paragraphs[0], parallel: crossover.paragraphs[1], plotCaption, plotBox, fcCaption, fcBody, fcPlotCaption, fcPlotBox };
 }
 
 // compact: a narrower drawing with the same numbers, readable on a phone
@@ -160,6 +162,12 @@ export function render(view, data, state, { t }) {
   view.crossover.replaceChildren(t.rich(which, { n: exact(n), d, sa: formatCount(sa.multiplyAdds), rnn: formatCount(rnn.multiplyAdds) }));
   view.crossover.dataset.field = which;
   view.parallel.replaceChildren(t.rich('parallel', { n: exact(rnn.sequentialOps) }));
+  const g = data.generation;
+  view.generation.replaceChildren(t.rich('generation', {
+    n: exact(n), d, tokenCached: formatCount(g.tokenCached), tokenUncached: formatCount(g.tokenUncached),
+    totalCached: formatCount(g.totalCached), totalUncached: formatCount(g.totalUncached), training: formatCount(sa.multiplyAdds),
+    cache: formatCount(g.cacheNumbers),
+  }));
 
   view.plotCaption.replaceChildren(t.rich('plotTitle', { d, k }));
   view.plotBox.replaceChildren(...bothPlots((o) => costPlot(data, t, o)));

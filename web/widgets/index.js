@@ -17,8 +17,10 @@ export const WIDGETS = {
   'complexity': () => import('./complexity.js'),
   'speed': () => import('./speed.js'),
   'concepts': () => import('./concepts.js'),
+  'transformer-block': () => import('./transformer-block.js'),
   'training': () => import('./training.js'),
   'language-model': () => import('./language-model.js'),
+  'generation': () => import('./generation.js'),
 };
 
 export const WIDGET_NAMES = Object.keys(WIDGETS);
