@@ -316,7 +316,7 @@ export async function textKeysOf(widgets) {
   for (const [name, load] of Object.entries(widgets)) {
     const def = await load();
     keys[name] = def.controls.filter((c) => c.type === 'text' && c.key !== 'model')
-      .map((c) => ({ key: c.key, fallback: def.defaults[c.key] }));
+      .map((c) => ({ key: c.key, fallback: def.defaults[c.key], maxLength: c.maxLength ?? 2000 }));
   }
   return keys;
 }

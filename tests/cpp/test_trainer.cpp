@@ -43,6 +43,24 @@ ParamsD as_double(const Parameters& p) {
 }
 }  // namespace
 
+namespace {
+// the fast float loss and gradients of 4 held-out sequences against the double reference
+void check_against_reference(Trainer& t) {
+    const Index n = t.config().length, sequences = 4;
+    const TokenIds tokens(t.held_out_tokens().begin(), t.held_out_tokens().begin() + sequences * n);
+    const TokenIds targets(t.held_out_targets().begin(), t.held_out_targets().begin() + sequences * n);
+    const double loss = t.compute_gradients(sequences, tokens.data(), targets.data());
+    ParamsD grads;
+    const ModelReference r =
+        model_reference(t.config(), as_double(t.parameters()), t.positional().cast<double>(), tokens, targets, {}, &grads);
+    CHECK(std::abs(loss - r.loss) < 1e-5);
+    for (Index i = 0; i < 5; ++i) {
+        const double scale = grads[size_t(i)].cwiseAbs().maxCoeff();
+        CHECK(max_error(t.gradient(i) / float(scale), grads[size_t(i)] / scale) < 1e-4);
+    }
+}
+}  // namespace
+
 TEST_CASE("trainer: the fast float loss and gradients agree with the double reference") {
     for (bool residual : {false, true}) {
         TrainerOptions o;
@@ -53,19 +71,8 @@ TEST_CASE("trainer: the fast float loss and gradients agree with the double refe
         o.causal = residual;
         Trainer t(o);
         t.step(5);  // away from the initialisation
-        const Index n = t.config().length, sequences = 4;
-        const TokenIds tokens(t.held_out_tokens().begin(), t.held_out_tokens().begin() + sequences * n);
-        const TokenIds targets(t.held_out_targets().begin(), t.held_out_targets().begin() + sequences * n);
-        const double loss = t.compute_gradients(sequences, tokens.data(), targets.data());
-        ParamsD grads;
-        const ModelReference r =
-            model_reference(t.config(), as_double(t.parameters()), t.positional().cast<double>(), tokens, targets, {}, &grads);
         CAPTURE(residual);
-        CHECK(std::abs(loss - r.loss) < 1e-5);
-        for (Index i = 0; i < 5; ++i) {
-            const double scale = grads[size_t(i)].cwiseAbs().maxCoeff();
-            CHECK(max_error(t.gradient(i) / float(scale), grads[size_t(i)] / scale) < 1e-4);
-        }
+        check_against_reference(t);
     }
 }
 
@@ -182,18 +189,7 @@ TEST_CASE("trainer: cross-attention's float gradients agree with the double refe
     o.batch = 4;
     Trainer t(o);
     t.step(10);
-    const Index n = 8, sequences = 4;
-    const TokenIds tokens(t.held_out_tokens().begin(), t.held_out_tokens().begin() + sequences * n);
-    const TokenIds targets(t.held_out_targets().begin(), t.held_out_targets().begin() + sequences * n);
-    const double loss = t.compute_gradients(sequences, tokens.data(), targets.data());
-    ParamsD grads;
-    const ModelReference r =
-        model_reference(t.config(), as_double(t.parameters()), t.positional().cast<double>(), tokens, targets, {}, &grads);
-    CHECK(std::abs(loss - r.loss) < 1e-5);
-    for (Index i = 0; i < 5; ++i) {
-        const double scale = grads[size_t(i)].cwiseAbs().maxCoeff();
-        CHECK(max_error(t.gradient(i) / float(scale), grads[size_t(i)] / scale) < 1e-4);
-    }
+    check_against_reference(t);
     const GradientCheck g = t.gradient_check();
     CAPTURE(g.worst);
     CHECK(g.max_relative_error <= 1e-6);

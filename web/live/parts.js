@@ -4,15 +4,18 @@
 import { element } from '../runtime/dom.js';
 import { formatNumber } from '../render/format.js';
 
+// A button of an action bar: its label key, its data-action (what tests press), what it does
+export function actionButton(t, label, action, onClick) {
+  const b = element('button', 'action-button', t.rich(label));
+  b.type = 'button';
+  b.dataset.action = action;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
 // controller() gives the widget's controller (made after its view)
 export function trainingBar(t, controller) {
-  const button = (label, action, onClick) => {
-    const b = element('button', 'action-button', t.rich(label));
-    b.type = 'button';
-    b.dataset.action = action;
-    b.addEventListener('click', onClick);
-    return b;
-  };
+  const button = (label, action, onClick) => actionButton(t, label, action, onClick);
   // Pause while it trains or replays a link's steps
   const play = button('train', 'train', () => {
     const { running, replaying } = controller().status;

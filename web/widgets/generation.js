@@ -10,7 +10,7 @@ import { element, liveElement } from '../runtime/dom.js';
 import { formatCount, formatNumber } from '../render/format.js';
 import { heatmap } from '../render/heatmap.js';
 import { svg } from '../render/svg.js';
-import { statGrid } from '../live/parts.js';
+import { actionButton, statGrid } from '../live/parts.js';
 import { NAMES_MODEL, modelKeeper } from './names-model.js';
 
 export const name = 'generation';
@@ -63,16 +63,10 @@ export async function compute(att, state) {
 
 export function build(body, ctx) {
   const { t } = ctx;
-  const next = element('button', 'action-button', t.rich('next'));
-  next.type = 'button';
-  next.dataset.action = 'next';
-  const restart = element('button', 'action-button', t.rich('restart'));
-  restart.type = 'button';
-  restart.dataset.action = 'restart';
+  const next = actionButton(t, 'next', 'next', () => ctx.setState({ tokens: Math.min(MAX_TOKENS, ctx.state.tokens + 1) }));
+  const restart = actionButton(t, 'restart', 'restart', () => ctx.setState({ tokens: 0 }));
   const bar = element('div', 'action-bar');
   bar.append(next, restart);
-  next.addEventListener('click', () => ctx.setState({ tokens: Math.min(MAX_TOKENS, ctx.state.tokens + 1) }));
-  restart.addEventListener('click', () => ctx.setState({ tokens: 0 }));
   const text = element('p', 'gen-text');
   text.setAttribute('aria-label', t('textLabel'));
   const mapBox = element('div', 'gen-map');
