@@ -14,6 +14,7 @@ import { formatNumber } from '../render/format.js';
 import { heatmap, legend } from '../render/heatmap.js';
 import { composite } from '../render/compose.js';
 import { sentenceTokens } from '../runtime/text.js';
+import { nextTask } from '../runtime/timing.js';
 
 export const name = 'cross-attention';
 
@@ -60,7 +61,6 @@ export const controls = [
 
 // One trained date model per seed: its map before training and after.
 let learned = null;
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 function learnedAt(att, seed) {
   if (learned?.seed !== seed) {
     const entry = { seed };

@@ -46,18 +46,17 @@ export async function compute(att, state) {
   const lm = await keeper.model(att, LAYERS);
   const key = JSON.stringify(optionsOf(state));
   const wanted = Math.max(0, Math.min(MAX_TOKENS, state.tokens));
-  if (!session || session.key !== key || session.lm !== lm || session.written > wanted) {
-    const steps = lm.beginGeneration(optionsOf(state));
-    session = { key, lm, steps, prompt: steps.length, written: 0 };
-  }
   // the steps read the prompt (⏎ and its characters), then one per written token
-  while (session.written < wanted && !session.steps.at(-1).done) {
-    session.steps.push(lm.nextToken());
-    session.written += 1;
+  const written = () => session.steps.length - session.prompt;
+  if (!session || session.key !== key || session.lm !== lm || written() > wanted) {
+    const steps = lm.beginGeneration(optionsOf(state));
+    session = { key, lm, steps, prompt: steps.length };
   }
+  while (written() < wanted && !session.steps.at(-1).done) session.steps.push(lm.nextToken());
+  const info = lm.info();
   return {
-    steps: session.steps.slice(), prompt: session.prompt, written: session.written, done: session.steps.at(-1).done,
-    layers: LAYERS, d: NAMES_MODEL.dModel, heads: NAMES_MODEL.heads, vocab: lm.info().vocab, context: lm.info().options.context,
+    steps: session.steps.slice(), prompt: session.prompt, written: written(), done: session.steps.at(-1).done,
+    layers: LAYERS, d: NAMES_MODEL.dModel, heads: NAMES_MODEL.heads, vocab: info.vocab, context: info.options.context,
   };
 }
 

@@ -8,13 +8,12 @@
 //   const lm = await keeper.model(att, layers);   trained, kept until the size changes
 //   keeper.dispose();                             its model deleted (and a training in progress stopped)
 import { assetUrl } from '../runtime/assets.js';
+import { nextTask } from '../runtime/timing.js';
 import { CORPORA, loadCorpus } from './language-model/engine.js';
 
 export const NAMES_MODEL = { heads: 4, dModel: 32, seed: 1, batch: 32, steps: 300 };
 // steps between two yields to the page (about 10 to 25 ms at 1 to 4 layers)
 const SLICE = 5;
-
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function trained(att, layers, stopped) {
   const spec = CORPORA.names;
