@@ -46,6 +46,9 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
   const traceSchema = { residual: 'boolean', layerNorm: 'boolean', temperature: 'number' };
   const traceDefaults = { residual: true, layerNorm: true, temperature: 1 };
 
+  // texts to measure on, or (absent) the model's held-out texts
+  const optionalTexts = (fn, texts) => (texts === undefined ? [] : kinds.strings(fn, 'texts', texts));
+
   function createLanguageModel(options) {
     const fn = 'createLanguageModel';
     const o = Object.assign({}, defaults, check(fn, 'options', options, schema));
@@ -68,6 +71,14 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
       headScores: (fn, handle, text, period) => call(fn, 'raw_lm_head_scores', {
         handle, text: kinds.string(fn, 'text', text), period: kinds.int(fn, 'period', period === undefined ? 6 : period),
       }),
+      // what each head attends to, over the texts given or the held-out texts (the roles
+      // of language_model.hpp): { heads: [layer][head] { previous, self, first, induction,
+      // line, best, score }, texts, queries }; a role no query has is null
+      headRoles: (fn, handle, texts) => call(fn, 'raw_lm_head_roles', { handle, texts: optionalTexts(fn, texts) }),
+      // texts written twice (att.repeatsCorpus): { first, second: { loss, accuracy, tokens } }
+      halves: (fn, handle, texts) => call(fn, 'raw_lm_halves', { handle, texts: optionalTexts(fn, texts) }),
+      // the n-gram ladder on the held-out texts: { ladder: [{ order, loss, k }], tokens }
+      baselines: (fn, handle) => call(fn, 'raw_lm_baselines', { handle }),
       generate: (fn, handle, g) => call(fn, 'raw_lm_generate',
         Object.assign({ handle }, generateDefaults, check(fn, 'options', g, generateSchema))).text,
       // the forward on ⏎ + text stage by stage, the residuals or layer norms removed if asked:

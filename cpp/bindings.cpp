@@ -91,6 +91,17 @@ EMSCRIPTEN_BINDINGS(attention_training) {
         .field("loss", &attn::train::LmEvaluation::loss)
         .field("unigramLoss", &attn::train::LmEvaluation::unigram_loss)
         .field("tokens", &attn::train::LmEvaluation::tokens);
+    value_object<attn::train::HalfScore>("LanguageModelHalfScore")
+        .field("loss", &attn::train::HalfScore::loss)
+        .field("accuracy", &attn::train::HalfScore::accuracy)
+        .field("tokens", &attn::train::HalfScore::tokens);
+    value_object<attn::train::Halves>("LanguageModelHalves")
+        .field("first", &attn::train::Halves::first)
+        .field("second", &attn::train::Halves::second);
+    value_object<attn::train::NgramBaseline>("NgramBaseline")
+        .field("order", &attn::train::NgramBaseline::order)
+        .field("loss", &attn::train::NgramBaseline::loss)
+        .field("k", &attn::train::NgramBaseline::k);
     value_object<attn::train::LmInfo>("LanguageModelInfo")
         .field("parameters", &attn::train::LmInfo::parameters)
         .field("vocab", &attn::train::LmInfo::vocab)
@@ -117,6 +128,9 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("raw_lm_next", &raw_lm_next);
     function("raw_lm_attention", &raw_lm_attention);
     function("raw_lm_head_scores", &raw_lm_head_scores);
+    function("raw_lm_head_roles", &raw_lm_head_roles);
+    function("raw_lm_halves", &raw_lm_halves);
+    function("raw_lm_baselines", &raw_lm_baselines);
     function("raw_lm_generate", &raw_lm_generate);
     function("raw_lm_trace", &raw_lm_trace);
     function("raw_lm_begin_generation", &raw_lm_begin_generation);
@@ -190,5 +204,6 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_init_xavier", &raw_init_xavier);
     function("raw_init_uniform", &raw_init_uniform);
     function("raw_quatrain_form", &raw_quatrain_form);
+    function("raw_repeats_corpus", &raw_repeats_corpus);
 }
 #endif

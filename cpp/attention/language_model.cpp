@@ -152,6 +152,7 @@ void LanguageModel::encode_texts(const std::vector<CodePoints>& train, const std
     for (const CodePoints& t : held) {
         std::vector<std::int32_t> seq(1, kBoundary);
         for (std::uint32_t cp : t) seq.push_back(token_of(cp));
+        held_texts_.emplace_back(seq.begin() + 1, seq.end());
         seq.push_back(kBoundary);
         const Index targets = Index(seq.size()) - 1;
         for (Index start = 0; start < targets; start += n_)

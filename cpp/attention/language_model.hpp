@@ -145,6 +145,64 @@ struct DecodeStep {
     std::string next;                   // the token sampled to follow ("" once done)
     bool done;                          // the boundary was sampled, or the context is full
 };
+// head_roles(): what each head attends to, as the mean weight its queries put
+// on a named key, over ⏎ + each text (at most context tokens), token i a query:
+//   previous   A[i][i - 1]                    queries i >= 2
+//   self       A[i][i]                        queries i >= 1
+//   first      A[i][0], the boundary           queries i >= 2
+//   induction  the sum of A[i][j + 1] over the earlier occurrences j (1 <= j <= i - 2)
+//              of token i: the key right after where the current token was last seen
+//                                             queries whose token occurred before
+//   line       A[i][i - p], the same place one line back, p the length of the
+//              text's first line (up to and including its first punctuation mark)
+//                                             queries i >= p + 1, texts with a second line
+// A role no query of the texts has is NaN (null in JS). best: the role with the
+// highest score, the first in this order on ties.
+struct HeadRole {
+    double previous, self, first, induction, line;
+    std::string best;
+    double score;  // best's
+};
+// The roles of one head from its maps: maps[k] (m, m), m <= size + 1, over
+// [⏎] + texts[k] (token ids); punctuation[token]: is it a punctuation mark;
+// `unknown`: a token that never counts as an occurrence (-1: none).
+HeadRole head_role(const std::vector<Mat>& maps, const std::vector<std::vector<std::int32_t>>& texts,
+                   const std::vector<bool>& punctuation, std::int32_t unknown = -1);
+struct HeadRoles {
+    std::vector<std::vector<HeadRole>> heads;  // [layer][head]
+    double texts, queries;                     // texts measured and their queries (i >= 1)
+};
+// halves(): for texts written twice (the repeats corpus), the next-token loss
+// and accuracy over each half. A text of c characters has h = floor(c / 2) in
+// its first half; the targets of [⏎, x0 .. x(c-1), ⏎] are x0 .. x(c-1) and the
+// closing ⏎:
+//   first   x0 .. x(h-1): new characters, to be guessed
+//   second  x(h+1) .. x(c-1) and ⏎: each after a character seen before, so it can be
+//           copied from what followed it there (x(h), whose coming nothing announces,
+//           is in neither)
+struct HalfScore {
+    double loss;      // mean cross-entropy (nats)
+    double accuracy;  // share of targets that are the most likely next token
+    double tokens;    // targets counted
+};
+struct Halves {
+    HalfScore first, second;
+};
+// baselines(): the held-out loss of counting models on the model's own tokens
+// and held-out texts: for order N, P(x | the N - 1 tokens before) =
+// (count(context, x) + k) / (count(context) + k vocab), counted over the
+// training texts (each [⏎] + text + [⏎], ⏎ before its start). k is chosen among
+// 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001 by the loss on the last tenth of the training texts, counted on the
+// rest; the held-out texts are never looked at before the final loss.
+struct NgramBaseline {
+    double order;  // 1 unigram, 2 bigram, 3 trigram, 4 four-gram
+    double loss;   // held-out mean cross-entropy per token (nats)
+    double k;      // the smoothing chosen
+};
+struct Baselines {
+    std::vector<NgramBaseline> ladder;  // orders 1..4
+    double tokens;                      // held-out targets (those of evaluate())
+};
 struct VocabularyInfo {
     std::vector<std::string> tokens;  // every token's text, by index: ⏎, (�,) the characters
     double unknown;                   // distinct training characters folded into �
@@ -160,6 +218,7 @@ public:
     static constexpr double kMaxCheckWork = 4294967296.0;   // multiply-adds of one gradient_check()
     static constexpr Index kTop = 20;                       // next(): the most likely tokens
     static constexpr std::int32_t kBoundary = 0;
+    static constexpr Index kRoleTokens = 256;               // head_roles() on the held-out texts
 
     // Throws invalid_argument naming the first bad option.
     explicit LanguageModel(const LanguageModelOptions& options);
@@ -188,6 +247,14 @@ public:
     // the stages of the forward on [0] + text (at most context tokens); with both
     // options on, the logits are the model's own (the forward of training)
     Trace trace(const std::string& text, const TraceOptions& options);
+    // what each head attends to (HeadRoles) over the texts given, or the held-out
+    // texts (the first ones, up to kRoleTokens tokens in all) when there are none
+    HeadRoles head_roles(const std::vector<std::string>& texts);
+    // the loss and accuracy over each half of texts written twice (Halves): the
+    // texts given, or every held-out text when there are none
+    Halves halves(const std::vector<std::string>& texts);
+    // the n-gram ladder (Baselines), computed on the first call and kept
+    const Baselines& baselines();
     // the multiply-adds of one token at position t (DecodeStep)
     double cached_multiply_adds(Index t) const;
     double uncached_multiply_adds(Index t) const;
@@ -253,6 +320,11 @@ private:
     // reads `token` at position t through the cache; `sample`: then samples the next
     DecodeStep decode(std::int32_t token, Index t, bool sample = true);
     std::string token_text(std::int32_t token) const;  // ⏎, �, or the character
+    // the forward of up to batch sequences [0] + tokens (each cut to context), padded
+    // to the longest; with targets: each next token, the closing boundary included.
+    // Returns the length the rows were padded to
+    Index forward_texts(const std::vector<const std::vector<std::int32_t>*>& texts, bool with_targets);
+    std::vector<std::vector<std::int32_t>> tokens_of(const std::vector<std::string>& texts, const std::string& what) const;
     std::vector<std::int32_t> sequence_of(const std::string& text, const std::string& what) const;
 
     LmConfig config_;
@@ -275,6 +347,9 @@ private:
     std::vector<Index> held_lengths_;  // (windows) targets in each, ascending
     Index held_windows_ = 0;
     double held_count_ = 0, unigram_loss_ = 0;
+    std::vector<std::vector<std::int32_t>> held_texts_;  // every held-out text's tokens (no boundaries)
+    std::vector<std::vector<std::int32_t>> train_texts() const;  // the training texts' tokens
+    std::vector<Baselines> baselines_;  // once computed: one entry
 
     ParameterStore store_;
     Adam adam_;

@@ -1,7 +1,11 @@
 #include "attention/lm_text.hpp"
 
+#include "attention/init.hpp"
+#include "attention/options.hpp"
 #include "attention/types.hpp"
 #include "attention/utf8.hpp"
+
+#include <algorithm>
 
 namespace attn::train {
 
@@ -61,6 +65,38 @@ FormCheck quatrain_form(const std::vector<std::string>& texts) {
     }
     const double total = double(texts.size());
     return {passed, total, total > 0 ? passed / total : 0.0};
+}
+
+TextCorpus repeats_corpus(const RepeatsOptions& o) {
+    constexpr std::uint64_t kRepeatsStream = 71;
+    integer_option(o.seed, "seed", 0, 9007199254740992.0);
+    const Index train = integer_option(o.train, "train", 1, 100000);
+    const Index held = integer_option(o.held_out, "held_out", 0, 100000);
+    std::vector<std::uint32_t> alphabet = code_points_of(o.alphabet);
+    std::vector<std::uint32_t> sorted = alphabet;
+    std::sort(sorted.begin(), sorted.end());
+    require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(),
+            "alphabet must hold distinct characters");
+    const Index lo = integer_option(o.min_length, "min_length", 1, 60);
+    const Index hi = integer_option(o.max_length, "max_length", double(lo), 60);
+    require(hi <= Index(alphabet.size()), "max_length " + std::to_string(hi) + " is more than the alphabet's " +
+                                              std::to_string(alphabet.size()) + " characters");
+    Rng rng(std::uint64_t(o.seed), kRepeatsStream);
+    auto text = [&] {
+        const Index length = lo + Index(rng.next() % std::uint64_t(hi - lo + 1));
+        // a partial Fisher-Yates shuffle: the first `length` entries, distinct
+        for (Index i = 0; i < length; ++i) {
+            const Index j = i + Index(rng.next() % std::uint64_t(Index(alphabet.size()) - i));
+            std::swap(alphabet[size_t(i)], alphabet[size_t(j)]);
+        }
+        std::string once;
+        for (Index i = 0; i < length; ++i) once += utf8_of(alphabet[size_t(i)]);
+        return once + once;
+    };
+    TextCorpus out;
+    for (Index i = 0; i < train; ++i) out.train.push_back(text());
+    for (Index i = 0; i < held; ++i) out.held_out.push_back(text());
+    return out;
 }
 
 }  // namespace attn::train

@@ -24,4 +24,23 @@ struct FormCheck {
 };
 FormCheck quatrain_form(const std::vector<std::string>& texts);
 
+// The repeats corpus: each text a random string of distinct characters written
+// twice ("qfzk" -> "qfzkqfzk"), so that its second half can be predicted only by
+// finding where the current character appeared and copying what followed it.
+// Lengths uniform in [min_length, max_length]; characters drawn without
+// replacement from the alphabet; the held-out texts drawn after the training
+// ones from the same seeded stream.
+struct RepeatsOptions {
+    double train = 4000;       // training texts, integer 1..100000
+    double held_out = 200;     // held-out texts, integer 0..100000
+    double min_length = 4;     // characters of the string written twice, integer >= 1
+    double max_length = 10;    // integer, min_length..the alphabet's size, at most 60
+    std::string alphabet = "abcdefghijklmnopqrstuvwxyz";  // UTF-8, distinct characters
+    double seed = 1;           // integer in [0, 2^53]
+};
+struct TextCorpus {
+    std::vector<std::string> train, held_out;
+};
+TextCorpus repeats_corpus(const RepeatsOptions& options);
+
 }  // namespace attn::train

@@ -7,6 +7,7 @@
 
 #include <emscripten/bind.h>
 
+#include <cmath>
 #include <memory>
 
 namespace attn::js {
@@ -69,6 +70,22 @@ val decode_step(const train::DecodeStep& s) {
     return out;
 }
 
+// a role's score, or null where no query of the texts has it (NaN in the core)
+val score_or_null(double x) { return std::isnan(x) ? val::null() : val(x); }
+
+// { previous, self, first, induction, line, best, score }
+val head_role(const train::HeadRole& r) {
+    val out = val::object();
+    out.set("previous", score_or_null(r.previous));
+    out.set("self", score_or_null(r.self));
+    out.set("first", score_or_null(r.first));
+    out.set("induction", score_or_null(r.induction));
+    out.set("line", score_or_null(r.line));
+    out.set("best", r.best);
+    out.set("score", score_or_null(r.score));
+    return out;
+}
+
 }  // namespace
 
 val raw_lm_create(val o) {
@@ -121,6 +138,40 @@ val raw_lm_head_scores(val o) {
         val out = val::object();
         out.set("previousLine", numbers(s.previous_line));
         out.set("punctuation", numbers(s.punctuation));
+        return out;
+    });
+}
+
+// { heads: [layer][head] { previous, self, first, induction, line, best, score }, texts, queries }
+val raw_lm_head_roles(val o) {
+    return guarded([&] {
+        const train::HeadRoles roles = model_of(o).head_roles(to_strings(o["texts"]));
+        val heads = val::array();
+        for (const auto& layer : roles.heads) {
+            val row = val::array();
+            for (const train::HeadRole& r : layer) row.call<void>("push", head_role(r));
+            heads.call<void>("push", row);
+        }
+        val out = val::object();
+        out.set("heads", heads);
+        out.set("texts", roles.texts);
+        out.set("queries", roles.queries);
+        return out;
+    });
+}
+
+// { first: { loss, accuracy, tokens }, second: { … } } (value_objects)
+val raw_lm_halves(val o) { return guarded([&] { return val(model_of(o).halves(to_strings(o["texts"]))); }); }
+
+// { ladder: [{ order, loss, k }], tokens }
+val raw_lm_baselines(val o) {
+    return guarded([&] {
+        const train::Baselines& b = model_of(o).baselines();
+        val ladder = val::array();
+        for (const train::NgramBaseline& n : b.ladder) ladder.call<void>("push", val(n));
+        val out = val::object();
+        out.set("ladder", ladder);
+        out.set("tokens", b.tokens);
         return out;
     });
 }

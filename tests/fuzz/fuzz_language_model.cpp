@@ -92,6 +92,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
                 for (double x : layer)
                     if (!(x >= -1e-6 && x <= 1 + 1e-6)) __builtin_trap();
         });
+        // a score in [0, 1], or NaN where no query has the role
+        auto unit_or_none = [](double x) { return std::isnan(x) || (x >= -1e-6 && x <= 1 + 1e-6); };
+        accepted([&] {  // the prompt, then the held-out texts (throws when held_out is empty)
+            for (const HeadRoles& r : {lm.head_roles({prompt}), lm.head_roles({})})
+                for (const auto& layer : r.heads)
+                    for (const HeadRole& h : layer)
+                        if (!unit_or_none(h.previous) || !unit_or_none(h.self) || !unit_or_none(h.first) ||
+                            !unit_or_none(h.line) || !unit_or_none(h.induction))
+                            __builtin_trap();
+        });
+        accepted([&] {  // throws for a text longer than the context
+            const Halves h = lm.halves({prompt});
+            if (!unit_or_none(h.first.accuracy) || !unit_or_none(h.second.accuracy)) __builtin_trap();
+        });
+        accepted([&] {
+            for (const NgramBaseline& b : lm.baselines().ladder)
+                if (!std::isfinite(b.loss) || b.loss < 0 || b.k <= 0) __builtin_trap();
+        });
         accepted([&] {
             const std::string a = lm.generate(g), b = lm.generate(g);
             if (a != b || a.compare(0, prompt.size(), prompt) != 0) __builtin_trap();
@@ -100,6 +118,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     std::vector<std::string> poems;
     for (Index i = 0; i < in.size(0, 3); ++i) poems.push_back(text(in));
     const FormCheck f = quatrain_form(poems);
+    accepted([&] {
+        RepeatsOptions r;
+        r.train = size_option(in, 1, 20);
+        r.held_out = size_option(in, 0, 5);
+        r.min_length = size_option(in, 0, 6);
+        r.max_length = size_option(in, 0, 8);
+        r.alphabet = text(in);
+        r.seed = double(in.byte());
+        const TextCorpus c = repeats_corpus(r);
+        if (c.train.size() != size_t(r.train) || c.held_out.size() != size_t(r.held_out)) __builtin_trap();
+    });
     if (!(f.share >= 0 && f.share <= 1) || f.total != double(poems.size())) __builtin_trap();
     return 0;
 }

@@ -59,8 +59,8 @@ function unigramReference(texts, heldOut) {
 test('the contract: every result has its documented shape and type', async () => {
   await withModel({ texts: ['abcab', 'bcabc', 'ab,ca.', 'cab'], heldOut: ['abc.'], layers: 2, heads: 2, dModel: 16, context: 8, batch: 4 }, (lm) => {
     assert.ok(Object.isFrozen(lm) && Object.isFrozen(lm.info().options));
-    assert.deepEqual(Object.keys(lm).sort(), ['attention', 'beginGeneration', 'delete', 'evaluate', 'generate', 'gradientCheck', 'headScores',
-      'info', 'next', 'nextToken', 'parameters', 'step', 'trace', 'vocabulary']);
+    assert.deepEqual(Object.keys(lm).sort(), ['attention', 'baselines', 'beginGeneration', 'delete', 'evaluate', 'generate', 'gradientCheck',
+      'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'step', 'trace', 'vocabulary']);
     const options = { layers: 2, heads: 2, dModel: 16, context: 8, seed: 1, batch: 4, learningRate: 3e-3, warmup: 50, clip: 1, minCount: 1 };
 
     const v = lm.vocabulary();

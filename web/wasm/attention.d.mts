@@ -17,7 +17,7 @@ import type { Trainer, TrainerOptions, WidthTrainer, WidthTrainerOptions } from 
 export type * from './trainer.mjs';
 import type { Encoder } from './encoder.mjs';
 export type * from './encoder.mjs';
-import type { LanguageModel, LanguageModelOptions, QuatrainForm } from './language-model.mjs';
+import type { LanguageModel, LanguageModelOptions, QuatrainForm, RepeatsOptions } from './language-model.mjs';
 export type * from './language-model.mjs';
 
 /**
@@ -530,6 +530,8 @@ export interface AttentionModule {
   createLanguageModel(options: LanguageModelOptions): Promise<LanguageModel>;
   /** The five-character quatrain form of each text: 24 characters, punctuation exactly at 6, 12, 18, 24. */
   quatrainForm(texts: readonly string[]): QuatrainForm;
+  /** The repeats corpus: each text a random string of distinct characters written twice ("qfzkqfzk"). */
+  repeatsCorpus(options?: RepeatsOptions): { train: string[]; heldOut: string[] };
   /** For leak checks, not for computing. */
   readonly debug: {
     /**

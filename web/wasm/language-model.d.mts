@@ -79,6 +79,71 @@ export interface HeadScores {
   punctuation: number[][];
 }
 
+/**
+ * What one head attends to: the mean weight its queries put on a named key, over
+ * ⏎ + each text (at most context tokens), token i a query. null where no query
+ * of the texts has the role.
+ */
+export interface HeadRole {
+  /** A[i][i - 1], queries i >= 2: the character just before */
+  previous: number | null;
+  /** A[i][i], queries i >= 1: its own position */
+  self: number | null;
+  /** A[i][0], queries i >= 2: the boundary ⏎ that opens the text (an attention sink) */
+  first: number | null;
+  /** the sum of A[i][j + 1] over the earlier occurrences j (1 <= j <= i - 2) of token i: the character
+   *  that followed where the current one was seen before; queries whose token occurred before (never �) */
+  induction: number | null;
+  /** A[i][i - p], p the length of the text's first line up to and including its first punctuation
+   *  mark: the same place one line back; texts with a second line */
+  line: number | null;
+  /** the role with the highest score (previous, self, first, induction, line: the first on ties) */
+  best: 'previous' | 'self' | 'first' | 'induction' | 'line';
+  /** best's score */
+  score: number | null;
+}
+
+export interface HeadRoles {
+  /** [layer][head] */
+  heads: HeadRole[][];
+  /** texts measured, and their queries (tokens i >= 1) */
+  texts: number;
+  queries: number;
+}
+
+export interface HalfScore {
+  /** mean cross-entropy, nats per character */
+  loss: number;
+  /** share of targets that are the model's most likely next character */
+  accuracy: number;
+  /** targets counted */
+  tokens: number;
+}
+
+/** A text of c characters written twice has h = floor(c / 2) in its first half. */
+export interface Halves {
+  /** targets x0 .. x(h-1): new characters, to be guessed */
+  first: HalfScore;
+  /** targets x(h+1) .. x(c-1) and the closing ⏎: each can be copied from what followed it the first time */
+  second: HalfScore;
+}
+
+export interface NgramBaseline {
+  /** 1 unigram, 2 bigram, 3 trigram, 4 four-gram */
+  order: number;
+  /** held-out mean cross-entropy per character (nats), on evaluate()'s targets */
+  loss: number;
+  /** the add-k smoothing chosen on the last tenth of the training texts (counted on the rest) */
+  k: number;
+}
+
+export interface Baselines {
+  /** orders 1 to 4 */
+  ladder: NgramBaseline[];
+  /** held-out targets */
+  tokens: number;
+}
+
 export interface GenerateOptions {
   /** the text to continue (default ''); a character not in the vocabulary is the unknown token if there is one, else an Error */
   prompt?: string;
@@ -180,6 +245,14 @@ export interface LanguageModel extends Handle<LanguageModelInfo> {
   headScores(text: string, period?: number): HeadScores;
   /** The prompt + what the model writes, sampled through a key-value cache. */
   generate(options?: GenerateOptions): string;
+  /** What each head attends to (HeadRole), over the texts given or, by default, the held-out texts
+   *  (up to 256 of their characters). */
+  headRoles(texts?: readonly string[]): HeadRoles;
+  /** For texts written twice (att.repeatsCorpus): the loss and accuracy over each half; by default the
+   *  held-out texts. Each text must fit in context - 1 characters. */
+  halves(texts?: readonly string[]): Halves;
+  /** The n-gram ladder: add-k count models of orders 1-4 on the same tokens and split, computed once. */
+  baselines(): Baselines;
   /** The forward on ⏎ + text stage by stage (at most context - 1 characters), with the residual connections
    *  or the layer norms removed if asked; with both on, the logits are the training forward's. */
   trace(text: string, options?: TraceOptions): LanguageModelTrace;
@@ -194,6 +267,22 @@ export interface LanguageModel extends Handle<LanguageModelInfo> {
   vocabulary(): LanguageModelVocabulary;
   /** Copies of every tensor by name: embedding, positions, layer1.ln1.gain, …, layer1.Wq, …, lnf.gain, Wout, bout. */
   parameters(): Record<string, Matrix>;
+}
+
+/** att.repeatsCorpus's options; lengths are drawn uniformly, characters without replacement. */
+export interface RepeatsOptions {
+  /** training texts, 1 to 100000 (default 4000) */
+  train?: number;
+  /** held-out texts, 0 to 100000, drawn after the training ones (default 200) */
+  heldOut?: number;
+  /** characters of the string written twice, at least 1 (default 4) */
+  minLength?: number;
+  /** at most the alphabet's size and 60 (default 10) */
+  maxLength?: number;
+  /** distinct characters to draw from (default a-z) */
+  alphabet?: string;
+  /** (default 1) */
+  seed?: number;
 }
 
 export interface QuatrainForm {

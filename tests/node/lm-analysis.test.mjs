@@ -1,0 +1,247 @@
+// What a trained language model's heads do and the yardsticks of its loss,
+// through the public API: att.repeatsCorpus, lm.headRoles, lm.halves and
+// lm.baselines.
+// - the repeats corpus: seeded, each text a string of distinct characters written twice;
+// - on it, a 2-layer model (heads 2, dModel 64) predicts the second halves at
+//   >= 96% within 1,000 steps for seeds 1-3; at the widget's settings (seed 1)
+//   a layer-2 induction head forms and the second halves jump with it; a
+//   1-layer model, with no earlier head to read, stays lower;
+// - the n-gram ladder equals a plain count model written here, on a small corpus
+//   and on the names; on the names, the model passes the best n-gram within
+//   3,000 steps (the widget's options).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { att } from './module.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const namesFile = `${root}web/data/names.json`;
+
+async function withModel(options, f) {
+  const lm = await att.createLanguageModel(options);
+  try {
+    return await f(lm);
+  } finally {
+    lm.delete();
+  }
+}
+
+test('repeatsCorpus: seeded strings of distinct characters, each written twice', () => {
+  const a = att.repeatsCorpus({ train: 300, heldOut: 20, seed: 4 });
+  assert.equal(a.train.length, 300);
+  assert.equal(a.heldOut.length, 20);
+  const lengths = new Set();
+  for (const text of [...a.train, ...a.heldOut]) {
+    const chars = [...text], h = chars.length / 2;
+    assert.ok(Number.isInteger(h), text);
+    const once = chars.slice(0, h);
+    assert.equal(chars.slice(h).join(''), once.join(''), text);
+    assert.equal(new Set(once).size, h, `${text}: distinct characters`);
+    assert.ok(once.every((c) => /[a-z]/.test(c)), text);
+    lengths.add(h);
+  }
+  assert.deepEqual([...lengths].sort((x, y) => x - y), [4, 5, 6, 7, 8, 9, 10], 'every length 4..10 drawn');
+  assert.deepEqual(att.repeatsCorpus({ train: 300, heldOut: 20, seed: 4 }), a, 'the same seed, the same texts');
+  assert.notDeepEqual(att.repeatsCorpus({ train: 300, heldOut: 20, seed: 5 }).train, a.train);
+  const own = att.repeatsCorpus({ train: 5, heldOut: 0, minLength: 3, maxLength: 3, alphabet: '春夏秋冬' });
+  for (const text of own.train) assert.match(text, /^([春夏秋冬]{3})\1$/u);
+  assert.throws(() => att.repeatsCorpus({ maxLength: 30 }), /repeatsCorpus: maxLength 30 is more than the alphabet's 26 characters/);
+  assert.throws(() => att.repeatsCorpus({ alphabet: 'abca' }), /alphabet must hold distinct characters/);
+  assert.throws(() => att.repeatsCorpus({ minLength: 6, maxLength: 5 }), /maxLength/);
+  assert.throws(() => att.repeatsCorpus({ train: 0 }), /train/);
+  assert.throws(() => att.repeatsCorpus({ lenght: 3 }), /unknown option "lenght"/);
+});
+
+// A repeats model trained in steps of 100 (four calls of 25: a call's work is
+// bounded) until its second halves reach `target` or it has taken maxSteps;
+// the second-half accuracy at each hundred.
+async function trainRepeats({ layers, seed, learningRate, maxSteps, target = 2 }) {
+  const corpus = att.repeatsCorpus({ seed });
+  return withModel({ texts: corpus.train, heldOut: corpus.heldOut, layers, heads: 2, dModel: 64, context: 24, seed, learningRate },
+    (lm) => {
+      const curve = [];
+      let halves = lm.halves();
+      while (lm.info().step < maxSteps && halves.second.accuracy < target) {
+        for (let i = 0; i < 4; i++) lm.step(25);
+        halves = lm.halves();
+        curve.push(halves.second.accuracy);
+      }
+      return { step: lm.info().step, halves, curve, roles: lm.headRoles() };
+    });
+}
+const best = (roles, layer, role) => Math.max(...roles.heads[layer].map((h) => h[role]));
+const percent = (x) => `${(100 * x).toFixed(1)}%`;
+
+// Measured here (learning rate 1e-3): seed 1 98.8% at step 800, seed 2 97.4% at
+// 1,000, seed 3 98.3% at 900. Which circuit does it depends on the seed: seed 1 forms the
+// induction head of the next test; seeds 2 and 3 find a solution through the
+// learned positions, with no head over 0.1 as `induction`.
+for (const seed of [1, 2, 3]) {
+  test(`repeats, seed ${seed}: two layers predict the second halves (>= 96% within 1,000 steps), not the first`, async () => {
+    const { step, halves, roles } = await trainRepeats({ layers: 2, seed, learningRate: 1e-3, maxSteps: 1000, target: 0.98 });
+    console.log(`seed ${seed}: step ${step}, second halves ${percent(halves.second.accuracy)} (loss ${halves.second.loss.toFixed(3)}), ` +
+                `first halves ${percent(halves.first.accuracy)}; best layer-1 previous ${best(roles, 0, 'previous').toFixed(2)}, ` +
+                `layer-2 induction ${best(roles, 1, 'induction').toFixed(2)}`);
+    assert.ok(halves.second.accuracy >= 0.96, `second halves ${halves.second.accuracy} after ${step} steps`);
+    // the first halves are new random letters: about 1 in 20 at best
+    assert.ok(halves.first.accuracy < 0.2, `first halves ${halves.first.accuracy}`);
+    assert.equal(roles.heads.length, 2);
+    assert.equal(roles.heads[1].length, 2);
+  });
+}
+
+// The widget's repeats model (seed 1, learning rate 7e-4): at step 250 it
+// copies about a third of the second halves; by 500 nearly all, as a layer-2
+// head comes to attend where the current letter was seen and one step on
+// (0.83 here at step 800), over a layer-1 head that looks one letter back.
+test('repeats, seed 1 at the widget\'s rate: the induction head forms, and the second halves jump with it', async () => {
+  const { curve, roles, halves } = await trainRepeats({ layers: 2, seed: 1, learningRate: 7e-4, maxSteps: 800 });
+  console.log(`induction: second halves by hundreds ${curve.map(percent).join(' ')}; layer 2 ` +
+              roles.heads[1].map((h) => `${h.best} ${h.score.toFixed(2)} (induction ${h.induction.toFixed(2)})`).join(', ') +
+              '; layer 1 ' + roles.heads[0].map((h) => `previous ${h.previous.toFixed(2)}`).join(', '));
+  assert.ok(curve[1] < 0.6, `step 200: ${curve[1]}`);
+  assert.ok(curve[4] > 0.85, `step 500: ${curve[4]}`);
+  assert.ok(halves.second.accuracy >= 0.98, `step 800: ${halves.second.accuracy}`);
+  assert.ok(best(roles, 1, 'induction') >= 0.5, `a layer-2 induction head: ${JSON.stringify(roles.heads[1])}`);
+  assert.equal(roles.heads[1].find((h) => h.induction === best(roles, 1, 'induction')).best, 'induction');
+  assert.ok(best(roles, 0, 'previous') >= 0.25, `a layer-1 head looks back: ${JSON.stringify(roles.heads[0])}`);
+  assert.ok(best(roles, 0, 'induction') < 0.3, 'layer 1 alone cannot find the letter after');
+});
+
+test('repeats, seed 1: one layer, with no earlier head to compose with, stays measurably lower after 1,000 steps', async () => {
+  const one = await trainRepeats({ layers: 1, seed: 1, learningRate: 1e-3, maxSteps: 1000 });
+  console.log(`one layer: second halves ${percent(one.halves.second.accuracy)} after ${one.step} steps ` +
+              `(loss ${one.halves.second.loss.toFixed(3)})`);
+  assert.equal(one.step, 1000);
+  assert.ok(one.halves.second.accuracy < 0.95, `one layer reaches ${one.halves.second.accuracy}`);
+});
+
+test('headRoles and halves: shapes, nulls where no query has a role, texts given, errors', async () => {
+  await withModel({ texts: ['abcabc', 'xyzxyz', 'abab', 'ab,'], heldOut: ['bcab'], layers: 2, heads: 2, dModel: 8, context: 16 }, (lm) => {
+    const roles = lm.headRoles();
+    assert.equal(roles.texts, 1);
+    assert.equal(roles.queries, 4);
+    assert.equal(roles.heads.length, 2);
+    for (const layer of roles.heads) {
+      assert.equal(layer.length, 2);
+      for (const h of layer) {
+        for (const role of ['previous', 'self', 'first', 'induction']) assert.ok(h[role] >= 0 && h[role] <= 1, `${role} ${h[role]}`);
+        assert.equal(h.line, null, 'no punctuation: no second line');
+        assert.ok(['previous', 'self', 'first', 'induction'].includes(h.best));
+        assert.equal(h.score, h[h.best]);
+      }
+    }
+    // the roles of a text are the maps' (attention() gives the same weights)
+    const maps = lm.attention('abca').weights;
+    const given = lm.headRoles(['abca']).heads[0][0];
+    const w = (i, j) => maps[0][0].data[i * maps[0][0].cols + j];
+    assert.ok(Math.abs(given.previous - (w(2, 1) + w(3, 2) + w(4, 3)) / 3) < 1e-6);
+    assert.ok(Math.abs(given.self - (w(1, 1) + w(2, 2) + w(3, 3) + w(4, 4)) / 4) < 1e-6);
+    assert.ok(Math.abs(given.induction - w(4, 2)) < 1e-6, 'the a at 4 looks after the a at 1');
+    // two lines: "ab," and "ab," (p = 3)
+    const line = lm.headRoles(['ab,ab,']).heads[1][1];
+    const m = lm.attention('ab,ab,').weights[1][1], at = (i, j) => m.data[i * m.cols + j];
+    assert.ok(Math.abs(line.line - (at(4, 1) + at(5, 2) + at(6, 3)) / 3) < 1e-6, `line ${line.line}`);
+    const halves = lm.halves(['abab']);
+    assert.equal(halves.first.tokens, 2);
+    assert.equal(halves.second.tokens, 2);
+    assert.throws(() => lm.headRoles('abc'), /languageModel.headRoles: texts must be an array of strings/);
+    assert.throws(() => lm.halves(['abcabcabcabcabcabcab']), /languageModel.halves: .*context/);
+  });
+});
+
+// ---- the n-gram ladder against a count model written here ----------------------
+
+// Held-out loss per character of add-k n-gram models (orders 1-4) over tokens:
+// each text is ⏎ + its characters + ⏎ (a character outside the vocabulary is �),
+// the context of a target the N - 1 tokens before it, ⏎ before the start; k is
+// picked on the last tenth of the training texts, counted on the rest.
+function ngramLadder(train, heldOut, vocabulary) {
+  const known = new Set(vocabulary.tokens);
+  const V = vocabulary.tokens.length;
+  const tokens = (text) => ['⏎', ...[...text].map((c) => (known.has(c) ? c : '\ufffd')), '⏎'];
+  const key = (seq, i, n) => { const c = []; for (let j = i - n + 1; j < i; j++) c.push(j >= 0 ? seq[j] : '⏎'); return c.join('\u0001'); };
+  const count = (texts, n) => {
+    const joint = new Map(), context = new Map();
+    for (const t of texts) {
+      const seq = tokens(t);
+      for (let i = 1; i < seq.length; i++) {
+        const c = key(seq, i, n);
+        joint.set(c + '\u0002' + seq[i], (joint.get(c + '\u0002' + seq[i]) ?? 0) + 1);
+        context.set(c, (context.get(c) ?? 0) + 1);
+      }
+    }
+    return { joint, context };
+  };
+  const loss = (counts, texts, n, k) => {
+    let sum = 0, targets = 0;
+    for (const t of texts) {
+      const seq = tokens(t);
+      for (let i = 1; i < seq.length; i++, targets++) {
+        const c = key(seq, i, n);
+        sum -= Math.log(((counts.joint.get(c + '\u0002' + seq[i]) ?? 0) + k) / ((counts.context.get(c) ?? 0) + k * V));
+      }
+    }
+    return { loss: sum / targets, targets };
+  };
+  const tune = Math.max(1, Math.floor(train.length / 10));
+  const rest = train.length > 1 ? train.slice(0, train.length - tune) : train, slice = train.slice(train.length - tune);
+  const ks = [1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001];
+  return [1, 2, 3, 4].map((n) => {
+    const tuning = count(rest, n);
+    let k = ks[0], low = loss(tuning, slice, n, k).loss;
+    for (const candidate of ks) {
+      const l = loss(tuning, slice, n, candidate).loss;
+      if (l < low) { low = l; k = candidate; }
+    }
+    return { order: n, k, ...loss(count(train, n), heldOut, n, k) };
+  });
+}
+
+function assertLadder(lm, train, heldOut) {
+  const b = lm.baselines();
+  const expected = ngramLadder(train, heldOut, lm.vocabulary());
+  assert.equal(b.ladder.length, 4);
+  assert.equal(b.tokens, expected[0].targets);
+  assert.equal(b.tokens, lm.evaluate().tokens, 'the held-out targets of evaluate()');
+  b.ladder.forEach((rung, i) => {
+    assert.equal(rung.order, i + 1);
+    assert.equal(rung.k, expected[i].k, `order ${i + 1}: k`);
+    assert.ok(Math.abs(rung.loss - expected[i].loss) < 1e-9, `order ${i + 1}: ${rung.loss} against ${expected[i].loss}`);
+  });
+  assert.deepEqual(lm.baselines(), b, 'computed once, the same every call');
+  return b;
+}
+
+test('baselines: each rung equals a plain count model (a small corpus with an unknown character)', async () => {
+  const train = ['abcab', 'bcabc', 'cabca', 'ab', 'abcabcabc', 'cba', 'acb', 'bbca', 'aab', 'cc', 'abca'];
+  const heldOut = ['abca', 'cab', 'bxa'];
+  await withModel({ texts: train, heldOut, layers: 1, heads: 1, dModel: 8, context: 12 }, (lm) => {
+    const b = assertLadder(lm, train, heldOut);
+    assert.ok(b.ladder[0].loss > 0);
+  });
+  await withModel({ texts: ['ab'], heldOut: [], layers: 1, heads: 1, dModel: 8, context: 4 }, (lm) => {
+    assert.throws(() => lm.baselines(), /languageModel.baselines: baselines needs held-out texts: heldOut is empty/);
+  });
+});
+
+test('baselines on the names: the plain count model\'s losses; the model passes the best n-gram within 3,000 steps',
+  { skip: !existsSync(namesFile) && 'web/data/names.json is not built' }, async () => {
+    const corpus = JSON.parse(readFileSync(namesFile, 'utf8'));
+    const heldOut = corpus.heldOut.slice(0, 200);
+    // the widget's names model (web/widgets/language-model/engine.js)
+    await withModel({ texts: corpus.train, heldOut, context: 16, learningRate: 0.01, warmup: 20, batch: 32, seed: 1 }, (lm) => {
+      const b = assertLadder(lm, corpus.train, heldOut);
+      const best = Math.min(...b.ladder.map((r) => r.loss));
+      console.log(`names: ${b.ladder.map((r) => `${r.order}-gram ${r.loss.toFixed(3)} (k ${r.k})`).join(', ')}`);
+      assert.ok(b.ladder[1].loss < b.ladder[0].loss, 'a bigram beats the unigram');
+      let loss = lm.evaluate().loss;
+      while (lm.info().step < 3000 && loss >= best) {
+        for (let i = 0; i < 10; i++) lm.step(25);
+        loss = lm.evaluate().loss;
+      }
+      console.log(`names: the model's held-out loss ${loss.toFixed(3)} at step ${lm.info().step}, the best n-gram ${best.toFixed(3)}`);
+      assert.ok(loss < best, `after ${lm.info().step} steps the model's ${loss} against the best n-gram's ${best}`);
+    });
+  });
