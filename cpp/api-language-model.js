@@ -29,6 +29,7 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
   const renames = [
     [/\bd_model\b/g, 'dModel'], [/\blearning_rate\b/g, 'learningRate'], [/\bmin_count\b/g, 'minCount'],
     [/\bheld_out\b/g, 'heldOut'], [/\bmax_tokens\b/g, 'maxTokens'], [/\btop_k\b/g, 'topK'],
+    [/\bmin_length\b/g, 'minLength'], [/\bmax_length\b/g, 'maxLength'],
   ];
   const call = checks.coreCaller(Module, renames);
 
@@ -96,5 +97,14 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
     return described;
   }
 
-  return { createLanguageModel };
+  // { train, heldOut }: the repeats corpus, each text a random string of distinct
+  // characters written twice (its second half predictable only by copying)
+  const repeatsSchema = { train: 'int', heldOut: 'int', minLength: 'int', maxLength: 'int', alphabet: 'string', seed: 'seed' };
+  const repeatsDefaults = { train: 4000, heldOut: 200, minLength: 4, maxLength: 10, alphabet: 'abcdefghijklmnopqrstuvwxyz', seed: 1 };
+  function repeatsCorpus(options) {
+    const fn = 'repeatsCorpus';
+    return call(fn, 'raw_repeats_corpus', Object.assign({}, repeatsDefaults, check(fn, 'options', options, repeatsSchema)));
+  }
+
+  return { createLanguageModel, repeatsCorpus };
 })(Module, attentionChecks, attentionTrainers);

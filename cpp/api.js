@@ -290,17 +290,6 @@
     return call(fn, 'raw_quatrain_form', { texts: kinds.strings(fn, 'texts', texts) });
   };
 
-  // { train, heldOut }: the repeats corpus, each text a random string of distinct
-  // characters written twice (its second half predictable only by copying)
-  const repeatsSchema = { train: 'int', heldOut: 'int', minLength: 'int', maxLength: 'int', alphabet: 'string', seed: 'seed' };
-  const repeatsDefaults = { train: 4000, heldOut: 200, minLength: 4, maxLength: 10, alphabet: 'abcdefghijklmnopqrstuvwxyz', seed: 1 };
-  const repeatsRenames = [[/\bheld_out\b/g, 'heldOut'], [/\bmin_length\b/g, 'minLength'], [/\bmax_length\b/g, 'maxLength']];
-  api['repeatsCorpus'] = function repeatsCorpus(options) {
-    const fn = 'repeatsCorpus';
-    return call(fn, 'raw_repeats_corpus', Object.assign({}, repeatsDefaults, check(fn, 'options', options, repeatsSchema)),
-                repeatsRenames);
-  };
-
   // ---- the two other modules, each loaded on first use ----------------------
   // attentionParts (parts-import.js or parts-script.js) finds them beside this
   // one. A failed load is an Error of the function that asked; the next call
@@ -358,6 +347,10 @@
   };
   api['createLanguageModel'] = function createLanguageModel(options) {
     return training('createLanguageModel', options);
+  };
+  // the repeats corpus (texts written twice), made where the language model lives
+  api['repeatsCorpus'] = function repeatsCorpus(options) {
+    return training('repeatsCorpus', options);
   };
 
   // att.debug, for leak checks: memoryStats() the memory of this module and of

@@ -131,6 +131,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("raw_lm_head_roles", &raw_lm_head_roles);
     function("raw_lm_halves", &raw_lm_halves);
     function("raw_lm_baselines", &raw_lm_baselines);
+    function("raw_repeats_corpus", &raw_repeats_corpus);
     function("raw_lm_generate", &raw_lm_generate);
     function("raw_lm_trace", &raw_lm_trace);
     function("raw_lm_begin_generation", &raw_lm_begin_generation);
@@ -204,6 +205,5 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_init_xavier", &raw_init_xavier);
     function("raw_init_uniform", &raw_init_uniform);
     function("raw_quatrain_form", &raw_quatrain_form);
-    function("raw_repeats_corpus", &raw_repeats_corpus);
 }
 #endif

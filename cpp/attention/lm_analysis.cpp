@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 namespace attn::train {
 
@@ -191,40 +190,34 @@ Halves LanguageModel::halves(const std::vector<std::string>& texts) {
 
 namespace {
 
-// Counts of one order over texts: the context of token i is the N - 1 tokens
-// before it, ⏎ before the text's start.
+// Counts of one order over texts, as sorted keys (a key appears once per time
+// it was seen): the target at position i of [0] + text + [0] (i >= 1), and its
+// context, the N - 1 tokens before it, ⏎ before the text's start.
 struct NgramCounts {
     Index order;
-    std::unordered_map<std::uint64_t, double> joint, context;  // (context, x) and context -> count
+    std::vector<std::uint64_t> joint, context;  // (context, x) keys and context keys, sorted
 
-    // the key of the N - 1 tokens before position i of [0] + text + [0] (and of x when given)
-    static std::uint64_t key(const std::vector<std::int32_t>& seq, Index i, Index n, std::int64_t x) {
+    // position i of [0] + t + [0], and ⏎ before it
+    static std::uint64_t token_at(const std::vector<std::int32_t>& t, Index i) {
+        return i <= 0 || i > Index(t.size()) ? 0 : std::uint64_t(t[size_t(i - 1)]);
+    }
+    // the context of position i in 16 bits per token, and (joint) the target after it
+    std::uint64_t key(const std::vector<std::int32_t>& t, Index i, bool joint) const {
         std::uint64_t k = 0;
-        for (Index j = i - (n - 1); j < i; ++j) k = (k << 16) | std::uint64_t(j >= 0 ? seq[size_t(j)] : 0);
-        return x >= 0 ? (k << 16) | std::uint64_t(x) : k;
+        for (Index j = i - (order - 1); j < i; ++j) k = (k << 16) | token_at(t, j);
+        return joint ? (k << 16) | token_at(t, i) : k;
     }
-    void add(const std::vector<std::int32_t>& seq) {
-        for (Index i = 1; i < Index(seq.size()); ++i) {
-            joint[key(seq, i, order, seq[size_t(i)])] += 1;
-            context[key(seq, i, order, -1)] += 1;
-        }
+    NgramCounts(Index n, const std::vector<std::vector<std::int32_t>>& texts) : order(n) {
+        for (const auto& t : texts)
+            for (Index i = 1; i <= Index(t.size()) + 1; ++i) joint.push_back(key(t, i, true)), context.push_back(key(t, i, false));
+        std::sort(joint.begin(), joint.end());
+        std::sort(context.begin(), context.end());
     }
-    // (count(context, x), count(context)) of every target of seq
-    void look_up(const std::vector<std::int32_t>& seq, std::vector<std::pair<double, double>>& out) const {
-        for (Index i = 1; i < Index(seq.size()); ++i) {
-            const auto j = joint.find(key(seq, i, order, seq[size_t(i)]));
-            const auto c = context.find(key(seq, i, order, -1));
-            out.push_back({j == joint.end() ? 0.0 : j->second, c == context.end() ? 0.0 : c->second});
-        }
+    static double count(const std::vector<std::uint64_t>& keys, std::uint64_t k) {
+        const auto [lo, hi] = std::equal_range(keys.begin(), keys.end(), k);
+        return double(hi - lo);
     }
 };
-
-std::vector<std::int32_t> bounded(const std::vector<std::int32_t>& text) {
-    std::vector<std::int32_t> seq(1, 0);
-    seq.insert(seq.end(), text.begin(), text.end());
-    seq.push_back(0);
-    return seq;
-}
 
 double mean_loss(const std::vector<std::pair<double, double>>& counts, double k, double vocab) {
     double sum = 0;
@@ -234,10 +227,12 @@ double mean_loss(const std::vector<std::pair<double, double>>& counts, double k,
 
 std::vector<std::pair<double, double>> counted(Index order, const std::vector<std::vector<std::int32_t>>& from,
                                                const std::vector<std::vector<std::int32_t>>& texts) {
-    NgramCounts counts{order, {}, {}};
-    for (const auto& t : from) counts.add(bounded(t));
-    std::vector<std::pair<double, double>> out;
-    for (const auto& t : texts) counts.look_up(bounded(t), out);
+    const NgramCounts counts(order, from);
+    std::vector<std::pair<double, double>> out;  // (count(context, x), count(context)) of every target
+    for (const auto& t : texts)
+        for (Index i = 1; i <= Index(t.size()) + 1; ++i)
+            out.push_back({NgramCounts::count(counts.joint, counts.key(t, i, true)),
+                           NgramCounts::count(counts.context, counts.key(t, i, false))});
     return out;
 }
 

@@ -287,22 +287,4 @@ val raw_quatrain_form(val o) {
     });
 }
 
-// the repeats corpus (lm_text.hpp): { train: string[], heldOut: string[] }
-val raw_repeats_corpus(val o) {
-    return guarded([&] {
-        train::RepeatsOptions options;
-        options.train = o["train"].as<double>();
-        options.held_out = o["heldOut"].as<double>();
-        options.min_length = o["minLength"].as<double>();
-        options.max_length = o["maxLength"].as<double>();
-        options.alphabet = o["alphabet"].as<std::string>();
-        options.seed = o["seed"].as<double>();
-        const train::TextCorpus corpus = train::repeats_corpus(options);
-        val out = val::object();
-        out.set("train", from_strings(corpus.train));
-        out.set("heldOut", from_strings(corpus.held_out));
-        return out;
-    });
-}
-
 }  // namespace attn::js

@@ -43,7 +43,6 @@ val raw_fit_line(val o);
 val raw_init_xavier(val o);
 val raw_init_uniform(val o);
 val raw_quatrain_form(val o);  // { texts }
-val raw_repeats_corpus(val o);  // { train, heldOut, minLength, maxLength, alphabet, seed }
 
 // the pretrained encoder (encoder.cpp)
 val raw_encoder_load(val o);
@@ -79,6 +78,7 @@ val raw_lm_head_scores(val o);
 val raw_lm_head_roles(val o);   // { handle, texts }
 val raw_lm_halves(val o);       // { handle, texts }
 val raw_lm_baselines(val o);    // { handle }
+val raw_repeats_corpus(val o);  // { train, heldOut, minLength, maxLength, alphabet, seed }
 val raw_lm_generate(val o);
 val raw_lm_trace(val o);
 val raw_lm_begin_generation(val o);

@@ -2,7 +2,7 @@
 // what it shows after N steps (losses, the texts it writes, the next
 // character's distribution) is what this process's own module computes for
 // the same options, corpus file and steps; the names model beats the unigram
-// baseline after 100 steps and the poems model writes quatrains with the form;
+// baseline after 100 steps, and the widget names the count model it passed and the poems model writes quatrains with the form;
 // a small poems model overfits by step 800 and the widget says so;
 // one thumbnail per head, a click focuses it and goes into the URL; an unknown
 // character is a visible error; Train and pause in the Web Worker; Chinese at
@@ -41,7 +41,7 @@ async function expected({ corpus = 'names', layers = 2, heads = 4, dModel = 64, 
     } catch (error) {
       next = { error: error.message };
     }
-    return { loss, heldLoss: e.loss, unigram: e.unigramLoss, samples, next, known: new Set(data.train) };
+    return { loss, heldLoss: e.loss, unigram: e.unigramLoss, samples, next, known: new Set(data.train), ladder: lm.baselines().ladder };
   } finally {
     lm.delete();
   }
@@ -83,7 +83,15 @@ test('names, 100 steps from the link: the core\'s losses, below the unigram base
   assert.deepEqual(await sampleTexts(page), want.samples, 'the names it writes, seeds 1–6');
   const known = await page.locator(`${WIDGET} .lm-sample`).evaluateAll((items) => items.map((li) => li.dataset.known));
   assert.deepEqual(known, want.samples.map((s) => String(want.known.has(s))), 'in the list or new');
-  assert.equal(await page.locator(`${WIDGET} .lm-score-figures`).isVisible(), false, 'no poem scores for names');
+  // the names' two head scores: the previous character and the opening ⏎ (lm.headRoles)
+  const captions = await page.locator(`${WIDGET} .lm-score-figures figcaption`).evaluateAll((cs) => cs.map((c) => c.dataset.field));
+  assert.deepEqual(captions, ['previous', 'first']);
+  // the n-gram ladder, the core's: the best rung passed, named with its loss
+  const passed = want.ladder.filter((r) => r.loss > want.heldLoss).sort((a, b) => a.loss - b.loss)[0];
+  assert.ok(passed, 'at step 100 the model passes a count model');
+  assert.equal(await page.locator(`${WIDGET} .lm-ladder`).getAttribute('data-passed'), String(passed.order));
+  const ladder = (await page.locator(`${WIDGET} .lm-ladder`).textContent()).replace(/\u00a0/g, ' ');
+  assert.ok(ladder.includes(passed.loss.toFixed(3)), `${ladder} names ${passed.loss}`);
 
   // the next letter after "Mar": the core's top tokens, in order, with their probabilities
   const rows = page.locator(`${WIDGET} table.lm-next tr[data-token]`);

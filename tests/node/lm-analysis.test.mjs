@@ -27,8 +27,8 @@ async function withModel(options, f) {
   }
 }
 
-test('repeatsCorpus: seeded strings of distinct characters, each written twice', () => {
-  const a = att.repeatsCorpus({ train: 300, heldOut: 20, seed: 4 });
+test('repeatsCorpus: seeded strings of distinct characters, each written twice', async () => {
+  const a = await att.repeatsCorpus({ train: 300, heldOut: 20, seed: 4 });
   assert.equal(a.train.length, 300);
   assert.equal(a.heldOut.length, 20);
   const lengths = new Set();
@@ -42,22 +42,22 @@ test('repeatsCorpus: seeded strings of distinct characters, each written twice',
     lengths.add(h);
   }
   assert.deepEqual([...lengths].sort((x, y) => x - y), [4, 5, 6, 7, 8, 9, 10], 'every length 4..10 drawn');
-  assert.deepEqual(att.repeatsCorpus({ train: 300, heldOut: 20, seed: 4 }), a, 'the same seed, the same texts');
-  assert.notDeepEqual(att.repeatsCorpus({ train: 300, heldOut: 20, seed: 5 }).train, a.train);
-  const own = att.repeatsCorpus({ train: 5, heldOut: 0, minLength: 3, maxLength: 3, alphabet: '春夏秋冬' });
+  assert.deepEqual(await att.repeatsCorpus({ train: 300, heldOut: 20, seed: 4 }), a, 'the same seed, the same texts');
+  assert.notDeepEqual((await att.repeatsCorpus({ train: 300, heldOut: 20, seed: 5 })).train, a.train);
+  const own = await att.repeatsCorpus({ train: 5, heldOut: 0, minLength: 3, maxLength: 3, alphabet: '春夏秋冬' });
   for (const text of own.train) assert.match(text, /^([春夏秋冬]{3})\1$/u);
-  assert.throws(() => att.repeatsCorpus({ maxLength: 30 }), /repeatsCorpus: maxLength 30 is more than the alphabet's 26 characters/);
-  assert.throws(() => att.repeatsCorpus({ alphabet: 'abca' }), /alphabet must hold distinct characters/);
-  assert.throws(() => att.repeatsCorpus({ minLength: 6, maxLength: 5 }), /maxLength/);
-  assert.throws(() => att.repeatsCorpus({ train: 0 }), /train/);
-  assert.throws(() => att.repeatsCorpus({ lenght: 3 }), /unknown option "lenght"/);
+  await assert.rejects(att.repeatsCorpus({ maxLength: 30 }), /repeatsCorpus: maxLength 30 is more than the alphabet's 26 characters/);
+  await assert.rejects(att.repeatsCorpus({ alphabet: 'abca' }), /alphabet must hold distinct characters/);
+  await assert.rejects(att.repeatsCorpus({ minLength: 6, maxLength: 5 }), /maxLength/);
+  await assert.rejects(att.repeatsCorpus({ train: 0 }), /train/);
+  await assert.rejects(att.repeatsCorpus({ lenght: 3 }), /unknown option "lenght"/);
 });
 
 // A repeats model trained in steps of 100 (four calls of 25: a call's work is
 // bounded) until its second halves reach `target` or it has taken maxSteps;
 // the second-half accuracy at each hundred.
 async function trainRepeats({ layers, seed, learningRate, maxSteps, target = 2 }) {
-  const corpus = att.repeatsCorpus({ seed });
+  const corpus = await att.repeatsCorpus({ seed });
   return withModel({ texts: corpus.train, heldOut: corpus.heldOut, layers, heads: 2, dModel: 64, context: 24, seed, learningRate },
     (lm) => {
       const curve = [];

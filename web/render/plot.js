@@ -34,9 +34,18 @@ function tickLabel(v, log) {
   return formatNumber(v, { digits: Math.abs(v) < 10 && v % 1 ? 2 : 0, minDigits: 0 });
 }
 
-// series: [{ label, x: number[], y: number[], points?: boolean, line?: boolean }]
+// series: [{ label, x: number[], y: number[], points?: boolean, line?: boolean, dash?: string, tag?: string }]
+// (dash: its own dash pattern; tag: a name written at its right end, for a series
+// left out of the legend)
 // markers: [{ x, label }] vertical guides.   xTicks: where to label x (default: round numbers)
 // Returns an <svg>.
+// The top of a y range that leaves the legend of `entries` labelled series
+// clear of the data, for a plot of `height` (the legend stands top-left inside)
+export function legendHeadroom(top, entries, height) {
+  const inner = height - 14 - 46, legend = 12 + 16 * entries + 8;
+  return top * inner / Math.max(inner / 3, inner - legend);
+}
+
 export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog = false, width = 560, height = 300,
   xDomain = null, yDomain = null, xTicks = null, markers = [], title = '' }) {
   const m = { left: 62, right: 16, top: 14, bottom: 46 };
@@ -71,12 +80,21 @@ export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog 
     root.append(svg('line', { x1: sx(marker.x), x2: sx(marker.x), y1: m.top, y2: height - m.bottom, stroke: 'currentColor', 'stroke-dasharray': '3 3', 'stroke-opacity': 0.7 }));
     root.append(svg('text', { x: sx(marker.x) + 4, y: m.top + 10, 'font-size': 11, fill: 'currentColor' }, marker.label));
   }
+  const tagged = [];  // the y of each tag written
   series.forEach((s, k) => {
     const color = s.color ?? PALETTE[k % PALETTE.length];
     const pts = s.x.map((x, i) => [x, s.y[i]]).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!xLog || x > 0) && (!yLog || y > 0));
     if (s.line !== false && pts.length > 1) {
       root.append(svg('polyline', { points: pts.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' '),
-        fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': DASHES[k % DASHES.length], class: 'plot-line' }));
+        fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': s.dash ?? DASHES[k % DASHES.length], class: 'plot-line' }));
+    }
+    if (s.tag && pts.length) {
+      // above its line's end, or higher where another tag already stands
+      const [x, y] = pts[pts.length - 1];
+      let at = sy(y) - 4;
+      while (tagged.some((other) => Math.abs(other - at) < 11)) at -= 11;
+      tagged.push(at);
+      root.append(svg('text', { x: sx(x) - 2, y: at, 'text-anchor': 'end', 'font-size': 10, fill: color, class: 'plot-tag' }, s.tag));
     }
     if (s.points) for (const [x, y] of pts) root.append(svg('circle', { cx: sx(x), cy: sy(y), r: 4, fill: color, stroke: '#fff', 'stroke-width': 1 }));
   });
@@ -86,7 +104,7 @@ export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog 
     const y = m.top + 12 + k * 16, color = s.color ?? PALETTE[k % PALETTE.length];
     // the swatch draws the series as the plot does: its line, its dot, or both
     if (s.line !== false) {
-      root.append(svg('line', { x1: m.left + 8, x2: m.left + 30, y1: y, y2: y, stroke: color, 'stroke-width': 2, 'stroke-dasharray': DASHES[k % DASHES.length], class: 'plot-swatch' }));
+      root.append(svg('line', { x1: m.left + 8, x2: m.left + 30, y1: y, y2: y, stroke: color, 'stroke-width': 2, 'stroke-dasharray': s.dash ?? DASHES[k % DASHES.length], class: 'plot-swatch' }));
     }
     if (s.points) root.append(svg('circle', { cx: m.left + 19, cy: y, r: 4, fill: color, stroke: '#fff', 'stroke-width': 1, class: 'plot-swatch' }));
     root.append(svg('text', { x: m.left + 36, y, 'font-size': 11, 'dominant-baseline': 'central', fill: 'currentColor' }, s.label));

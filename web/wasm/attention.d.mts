@@ -530,8 +530,9 @@ export interface AttentionModule {
   createLanguageModel(options: LanguageModelOptions): Promise<LanguageModel>;
   /** The five-character quatrain form of each text: 24 characters, punctuation exactly at 6, 12, 18, 24. */
   quatrainForm(texts: readonly string[]): QuatrainForm;
-  /** The repeats corpus: each text a random string of distinct characters written twice ("qfzkqfzk"). */
-  repeatsCorpus(options?: RepeatsOptions): { train: string[]; heldOut: string[] };
+  /** The repeats corpus: each text a random string of distinct characters written twice ("qfzkqfzk").
+   *  Made in the training module, which it loads on first use (as createLanguageModel). */
+  repeatsCorpus(options?: RepeatsOptions): Promise<{ train: string[]; heldOut: string[] }>;
   /** For leak checks, not for computing. */
   readonly debug: {
     /**

@@ -1,7 +1,9 @@
 // Widget "language-model": a tiny decoder-only transformer trained live on a
-// real corpus (Tang five-character quatrains, or English first names), its
-// heads watched while they learn the form (one line back, the punctuation),
-// then writing. The core trains it (att.createLanguageModel) in live training
+// real corpus (Tang five-character quatrains, or English first names) or on
+// letters written twice (where an induction head must form), its heads
+// watched while they take their roles (one line back, the punctuation, the
+// previous character, the induction), its loss beside the n-gram ladder, then
+// writing. The core trains it (att.createLanguageModel) in live training
 // (live/: a Web Worker, or the page where no worker starts) with its engine
 // (lm/engine.js); the widget draws the snapshots (lm/draw.js). As in the training
 // widget, the steps trained are in the URL: a shared link retrains to them
@@ -13,7 +15,7 @@ import { composite } from '../render/compose.js';
 import { CORPORA, createEngine } from './language-model/engine.js';
 import { createController } from '../live/controller.js';
 import { plotFigure, showStatus, statGrid, trainingBar } from '../live/parts.js';
-import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot } from './language-model/draw.js';
+import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot, scoreTitle } from './language-model/draw.js';
 
 export const name = 'language-model';
 // it trains: its module, its worker and its data load when it comes near the screen
@@ -36,7 +38,7 @@ export const languageDefaults = { zh: { corpus: 'poems' } };
 const choice = (key, label, values) => ({ key, type: 'choice', label, options: values.map((v) => ({ value: v, label: v })) });
 
 export const controls = [
-  { key: 'corpus', type: 'choice', label: 'corpus', options: [{ value: 'poems', label: 'poems' }, { value: 'names', label: 'names' }] },
+  { key: 'corpus', type: 'choice', label: 'corpus', options: ['poems', 'names', 'repeats'].map((value) => ({ value, label: value })) },
   choice('layers', 'layers', ['1', '2', '3', '4']),
   choice('heads', 'heads', ['1', '2', '4']),
   choice('dModel', 'dModel', ['32', '64', '128']),
@@ -54,7 +56,7 @@ const SPEED = 4;
 const FIGURES_EVERY = 400;  // ms between redrawn figures while training
 
 const modelOptions = (state) => ({
-  corpus: state.corpus, url: assetUrl(CORPORA[state.corpus].file),
+  corpus: state.corpus, url: CORPORA[state.corpus].file ? assetUrl(CORPORA[state.corpus].file) : null,
   layers: Number(state.layers), heads: Number(state.heads), dModel: Number(state.dModel), seed: state.seed,
 });
 const viewSettings = (state) => ({ temperature: state.temperature, topK: state.topK, sample: state.sample, prefix: state.prefix });
@@ -77,12 +79,17 @@ export function build(body, ctx) {
   error.hidden = true;
   const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['unigram', 'unigram'], ['rate', 'rate']]);
   const loss = plotFigure(t.rich('lossTitle'));
-  const back = plotFigure(t.rich('previousLineTitle'));
-  const punctuation = plotFigure(t.rich('punctuationTitle'));
+  // the corpus's two head scores over training (captions set when drawn)
+  const scores = [plotFigure(''), plotFigure('')];
   const plots = element('div', 'plot-grid');
   const scoreFigures = element('div', 'lm-score-figures');
-  scoreFigures.append(back.figure, punctuation.figure);
+  scoreFigures.append(...scores.map((s) => s.figure));
   plots.append(loss.figure, scoreFigures);
+  const ladder = element('p', 'lm-ladder');
+  ladder.dataset.field = 'ladder';
+  const halves = element('p', 'lm-halves');
+  halves.dataset.field = 'halves';
+  halves.hidden = true;
   const overfit = callout(t.rich('overfitTitle'), { part: 'overfit' });
   overfit.box.hidden = true;
   const source = element('p', 'lm-source small-note');
@@ -98,12 +105,14 @@ export function build(body, ctx) {
   const next = element('div', 'lm-next-box');
   const honest = callout(t('honestTitle'), { part: 'honest', texts: [t('honest')] });
 
-  body.append(bar, status, note, error, stats, plots, overfit.box, source, sizes,
-    element('h3', 'section-heading', t.rich('headsHeading')), element('p', 'small-note', t.rich('headsExplain')), heads, focusFigure,
+  body.append(bar, status, note, error, stats, plots, ladder, halves, element('p', 'small-note', t.rich('ladderExplain')), overfit.box, source, sizes,
+    element('h3', 'section-heading', t.rich('headsHeading')), element('p', 'small-note', t.rich('headsExplain')),
+    element('p', 'small-note', t.rich('rolesExplain')), heads, focusFigure,
     element('h3', 'section-heading', t.rich('writesHeading')), form, samples,
     element('h3', 'section-heading', t.rich('nextHeading')), next, honest.box);
 
-  Object.assign(view, { play, one, reset, status, note, error, fields, lossBox: loss.box, backBox: back.box, punctuationBox: punctuation.box,
+  Object.assign(view, { play, one, reset, status, note, error, fields, lossBox: loss.box, ladder, halves,
+    scoreCaptions: scores.map((s) => s.figure.querySelector('figcaption')), scoreBoxes: scores.map((s) => s.box),
     overfit: { box: overfit.box, text: overfit.paragraphs[0] },
     scoreFigures, source, sizes, heads, focusCaption, focusMap, form, samples, next });
   view.onFocus = (index) => {
@@ -129,7 +138,7 @@ export function build(body, ctx) {
     onRest: (steps) => { if (ctx.state.steps !== steps) ctx.setState({ steps }, { quiet: true }); },
     onError: (message) => {
       // a page opened from file:// may not read the corpus beside it: say so, and what to do
-      const url = view.data && new URL(view.data.options.url);
+      const url = view.data?.options.url && new URL(view.data.options.url);
       view.error.textContent = url?.protocol === 'file:'
         ? t('fromFile', { file: url.pathname.split('/').pop() }) : t('trainingError', { message });
       view.error.hidden = false;
@@ -190,11 +199,8 @@ export function exports(data, state, t) {
       const maps = full.example.weights.flatMap((layer, l) => layer.map((w, h) => ({
         title: headName(t, l, h), svg: mapFigure(w, full.example.tokens, t, headName(t, l, h)), newRow: h === 0 && l > 0,
       })));
-      const plots = [{ title: t('lossTitle'), svg: lossPlot(curves, t), newRow: true }];
-      if (full.scores.length) {
-        plots.push({ title: t('previousLineTitle'), svg: scorePlot(curves, 'previousLine', t) },
-          { title: t('punctuationTitle'), svg: scorePlot(curves, 'punctuation', t) });
-      }
+      const plots = [{ title: t('lossTitle'), svg: lossPlot(curves, t), newRow: true },
+        ...CORPORA[data.options.corpus].plots.map((field) => ({ title: scoreTitle(field, t), svg: scorePlot(curves, field, t) }))];
       return composite([...maps, ...plots], { title: t('title') });
     },
     csv: () => {
@@ -209,6 +215,10 @@ export function exports(data, state, t) {
     json: async () => ({
       options: { ...data.options, url: undefined }, step: snapshot?.step ?? 0,
       samples: full?.samples.texts ?? [],
+      // the n-gram ladder and, at the last full snapshot, every head's roles (lm.baselines, lm.headRoles)
+      ladder: full?.baselines ?? [],
+      roles: full?.roles.at(-1) ?? null,
+      halves: full?.halves.at(-1) ?? null,
       parameters: await controllerOf(data).parameters(),
     }),
   };

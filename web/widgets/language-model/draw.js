@@ -6,7 +6,8 @@ import { element } from '../../runtime/dom.js';
 import { hbar } from '../../render/bars.js';
 import { formatNumber } from '../../render/format.js';
 import { heatmap } from '../../render/heatmap.js';
-import { linePlot } from '../../render/plot.js';
+import { legendHeadroom, linePlot } from '../../render/plot.js';
+import { CORPORA, ROLE_FORMED } from './engine.js';
 import { mapThumbnail } from '../../render/thumbnail.js';
 
 export const percent = (x) => formatNumber(100 * x, { digits: 0, unit: '%' }).replace('\u00a0', '');
@@ -18,15 +19,57 @@ const shown = (token) => (token === ' ' ? '␣' : token);
 
 export const headName = (t, layer, head) => t('headName', { l: layer + 1, h: head + 1 });
 
+// the head roles (lm.headRoles), in the order the core breaks ties
+export const ROLES = ['previous', 'self', 'first', 'induction', 'line'];
+const isRole = (field) => ROLES.includes(field);
+// a plotted score's history: the roles on the held-out texts, or the poems' scores on the example
+const historyOf = (snapshot, field) => (isRole(field) ? snapshot.roles : snapshot.scores);
+
 // the (layer, head) with the highest score in the last entry of a history, or null
 export function bestHead(scores, field) {
   const last = scores.at(-1)?.[field];
   if (!last) return null;
   let best = null;
-  last.forEach((row, l) => row.forEach((v, h) => { if (!best || v > best.value) best = { layer: l, head: h, value: v }; }));
+  last.forEach((row, l) => row.forEach((v, h) => { if (Number.isFinite(v) && (!best || v > best.value)) best = { layer: l, head: h, value: v }; }));
   return best;
 }
 
+// a head's role in a roles entry: the highest of its scores when it reaches ROLE_FORMED, else null
+export function roleOf(entry, l, h) {
+  let best = null;
+  for (const role of ROLES) {
+    const v = entry?.[role][l][h];
+    if (Number.isFinite(v) && v >= ROLE_FORMED && (!best || v > best.value)) best = { role, value: v };
+  }
+  return best;
+}
+
+// The induction step: the first snapshot where a head after the first layer
+// scores ROLE_FORMED as `induction` (only such a head can read what an earlier
+// head wrote about the previous character). { step, layer, head, value } or null.
+export function inductionStep(roles) {
+  for (const entry of roles) {
+    let found = null;
+    entry.induction.forEach((row, l) => row.forEach((v, h) => {
+      if (l > 0 && v >= ROLE_FORMED && (!found || v > found.value)) found = { step: entry.step, layer: l, head: h, value: v };
+    }));
+    if (found) return found;
+  }
+  return null;
+}
+
+// The n-gram ladder against the model's held-out loss: the best rung it has
+// passed and the next one up, each { order, loss } (or null)
+export function ladderPosition(ladder, loss) {
+  const sorted = ladder.slice().sort((a, b) => b.loss - a.loss);  // worst (highest) first
+  const passed = sorted.filter((r) => r.loss > loss);
+  const ahead = sorted.filter((r) => r.loss <= loss);
+  return { passed: passed.at(-1) ?? null, next: ahead.at(-1) ?? null };
+}
+
+// The batch and held-out losses; for texts written twice, the loss over each
+// half and the induction step marked; the n-gram ladder as dotted lines, each
+// named at its right end.
 export function lossPlot(snapshot, t) {
   const steps = Array.from(snapshot.losses, (_, k) => k + 1);
   const last = Math.max(1, snapshot.step);
@@ -34,26 +77,42 @@ export function lossPlot(snapshot, t) {
     { label: t('batchLoss'), x: steps, y: Array.from(snapshot.losses) },
     { label: t('heldLoss'), x: snapshot.evaluations.map((e) => e.step), y: snapshot.evaluations.map((e) => e.loss), points: snapshot.evaluations.length < 40 },
   ];
-  if (Number.isFinite(snapshot.unigram)) series.push({ label: t('unigram'), x: [0, last], y: [snapshot.unigram, snapshot.unigram], color: OTHERS });
+  const halves = snapshot.halves ?? [];
+  if (halves.length) {
+    for (const half of ['first', 'second']) {
+      series.push({ label: t(half === 'first' ? 'halfFirst' : 'halfSecond'), x: halves.map((e) => e.step), y: halves.map((e) => e[half].loss),
+        dash: half === 'first' ? '8 3' : '' });
+    }
+  }
+  for (const rung of snapshot.baselines ?? []) {
+    series.push({ label: '', tag: t(`ngram${rung.order}`), x: [0, last], y: [rung.loss, rung.loss], color: OTHERS, dash: '1 3' });
+  }
+  const induction = inductionStep(snapshot.roles ?? []);
   const all = series.flatMap((s) => s.y).filter(Number.isFinite);
+  const height = 240;
   return linePlot({
-    title: t('lossTitle'), series, xLabel: t('stepAxis'), yLabel: t('lossAxis'), width: 420, height: 240,
-    xDomain: [0, last], yDomain: [0, Math.max(1, ...all) * 1.35],
+    title: t('lossTitle'), series, xLabel: t('stepAxis'), yLabel: t('lossAxis'), width: 420, height,
+    xDomain: [0, last], yDomain: [0, legendHeadroom(Math.max(1, ...all), series.filter((s) => s.label).length, height)],
+    markers: induction ? [{ x: induction.step, label: t('inductionMark') }] : [],
   });
 }
 
+// the title of a plotted score
+export const scoreTitle = (field, t) => t(`${field}Title`);
+
 // one line per head over training, the best one in colour and named
 export function scorePlot(snapshot, field, t) {
-  const best = bestHead(snapshot.scores, field);
+  const history = historyOf(snapshot, field);
+  const best = bestHead(history, field);
   const series = [];
-  snapshot.scores[0]?.[field].forEach((row, l) => row.forEach((_, h) => {
+  history[0]?.[field].forEach((row, l) => row.forEach((_, h) => {
     const isBest = best && best.layer === l && best.head === h;
-    series.push({ label: isBest ? t('bestHead', { head: headName(t, l, h) }) : '', x: snapshot.scores.map((s) => s.step),
-      y: snapshot.scores.map((s) => s[field][l][h]), color: isBest ? HIGHLIGHT : OTHERS, isBest });
+    series.push({ label: isBest ? t('bestHead', { head: headName(t, l, h) }) : '', x: history.map((s) => s.step),
+      y: history.map((s) => s[field][l][h]), color: isBest ? HIGHLIGHT : OTHERS, isBest });
   }));
   // the highlighted head first: solid, and the only one in the legend (the others dashed, grey)
   series.sort((a, b) => Number(b.isBest) - Number(a.isBest));
-  const title = t(field === 'previousLine' ? 'previousLineTitle' : 'punctuationTitle');
+  const title = scoreTitle(field, t);
   return linePlot({
     title, series: series.map(({ isBest, ...s }) => s), xLabel: t('stepAxis'), yLabel: t('weightAxis'), width: 420, height: 240,
     xDomain: [0, Math.max(1, snapshot.step)], yDomain: [0, 1],
@@ -69,7 +128,7 @@ export function mapFigure(matrix, tokens, t, title) {
   }).element;
 }
 
-function thumbnail(view, snapshot, l, h, t, best) {
+function thumbnail(view, snapshot, l, h, t, best, plots) {
   const w = snapshot.example.weights[l][h];
   const index = l * snapshot.example.weights[0].length + h;
   const button = element('button', 'lm-head');
@@ -80,7 +139,17 @@ function thumbnail(view, snapshot, l, h, t, best) {
   const canvas = mapThumbnail({ values: w.data, rows: w.rows, cols: w.cols });
   const caption = element('span', 'lm-head-name', headName(t, l, h));
   button.append(canvas, caption);
-  const s = snapshot.scores.at(-1);
+  const s = snapshot.scores.at(-1), roles = snapshot.roles.at(-1);
+  if (!s && roles) {
+    // the two plotted roles' scores, and the head's role once one reaches ROLE_FORMED
+    const score = (field) => (Number.isFinite(roles[field][l][h]) ? fixed(roles[field][l][h], 2) : '—');
+    button.append(element('span', 'lm-head-scores', t('roleScores', { a: t(`short_${plots[0]}`), x: score(plots[0]), b: t(`short_${plots[1]}`), y: score(plots[1]) })));
+  }
+  const role = roleOf(roles, l, h);
+  if (role) {
+    button.dataset.role = role.role;
+    button.append(element('span', `lm-badge lm-role lm-role-${role.role}`, t(`role_${role.role}`)));
+  }
   if (s) {
     const line = element('span', 'lm-head-scores', t('headScores', { back: fixed(s.previousLine[l][h], 2), punctuation: fixed(s.punctuation[l][h], 2) }));
     button.append(line);
@@ -102,7 +171,12 @@ function samplesList(snapshot, t) {
   snapshot.samples.texts.forEach((text, k) => {
     const item = element('li', 'lm-sample');
     item.append(element('span', 'lm-sample-text', text || t('emptySample')));
-    if (snapshot.samples.form) {
+    if (snapshot.samples.twice) {
+      const ok = snapshot.samples.twice[k];
+      item.classList.add(ok ? 'is-right' : 'is-wrong');
+      item.dataset.twice = String(ok);
+      item.append(element('span', 'lm-mark', t(ok ? 'twiceOk' : 'twiceBad')));
+    } else if (snapshot.samples.form) {
       const ok = snapshot.samples.form[k];
       item.classList.add(ok ? 'is-right' : 'is-wrong');
       item.dataset.form = String(ok);
@@ -158,6 +232,30 @@ export function overfitting(evaluations, losses) {
   return then !== null && later !== null && later < then ? { best, now } : null;
 }
 
+// Said in words under the loss: which count model the held-out loss has
+// passed; for texts written twice, each half's accuracy and the induction step.
+function drawYardsticks(view, full, spec, t) {
+  const held = full.baselines?.length ? full.evaluations.at(-1) : null;
+  const { passed, next } = held ? ladderPosition(full.baselines, held.loss) : { passed: null, next: null };
+  const say = (rung) => ({ what: t(`count${rung.order}`), baseline: fixed(rung.loss) });
+  view.ladder.dataset.passed = passed ? String(passed.order) : '0';
+  view.ladder.textContent = !held ? '' : !passed ? t('ladderNone', { loss: fixed(held.loss), ...say(next) })
+    : next ? t('ladderPassed', { loss: fixed(held.loss), ...say(passed), nextWhat: t(`count${next.order}`), nextBaseline: fixed(next.loss) })
+      : t('ladderAll', { loss: fixed(held.loss), ...say(passed) });
+  view.halves.hidden = !spec.halves;
+  const halves = full.halves.at(-1);
+  if (!spec.halves || !halves) return;
+  const induction = inductionStep(full.roles);
+  const layers = full.example.weights.length;
+  const parts = [t('halvesNow', { second: percent(halves.second.accuracy), secondLoss: fixed(halves.second.loss),
+    first: percent(halves.first.accuracy), firstLoss: fixed(halves.first.loss) })];
+  parts.push(induction ? t('inductionAt', { head: headName(t, induction.layer, induction.head), step: formatNumber(induction.step, { digits: 0 }), score: fixed(induction.value, 2) })
+    : t(layers === 1 ? 'inductionOneLayer' : 'inductionNone'));
+  view.halves.textContent = parts.join(' ');
+  view.halves.dataset.second = String(halves.second.accuracy);
+  view.halves.dataset.induction = induction ? String(induction.step) : '';
+}
+
 // The numbers of every snapshot; the figures when it is a full one (and `figures`).
 export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   const last = snapshot.losses.length ? snapshot.losses[snapshot.losses.length - 1] : null;
@@ -181,17 +279,22 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   view.drawn = performance.now();
   // the curves run to this step; the rest of the figures are those of the last full snapshot
   const curves = { ...full, step: snapshot.step, losses: snapshot.losses };
+  const spec = CORPORA[corpus];
   view.lossBox.replaceChildren(lossPlot(curves, t));
-  const poems = corpus === 'poems';
-  view.scoreFigures.hidden = !poems;
-  if (poems) {
-    view.backBox.replaceChildren(scorePlot(curves, 'previousLine', t));
-    view.punctuationBox.replaceChildren(scorePlot(curves, 'punctuation', t));
-  }
-  view.source.textContent = t('source', {
-    name: t(poems ? 'poems' : 'names'), source: full.corpus.source, license: full.corpus.license,
-    train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }),
+  // two scores of every head over training, the corpus's own
+  spec.plots.forEach((field, k) => {
+    const [caption, box] = [view.scoreCaptions[k], view.scoreBoxes[k]];
+    if (caption.dataset.field !== field) {
+      caption.replaceChildren(t.rich(`${field}Title`));
+      caption.dataset.field = field;
+    }
+    box.replaceChildren(scorePlot(curves, field, t));
   });
+  drawYardsticks(view, full, spec, t);
+  view.source.textContent = spec.file ? t('source', {
+    name: t(corpus), source: full.corpus.source, license: full.corpus.license,
+    train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }),
+  }) : t('sourceRepeats', { train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }) });
   view.sizes.textContent = t('sizes', {
     vocab: formatNumber(full.vocabulary.size, { digits: 0 }), unknown: formatNumber(full.vocabulary.unknown, { digits: 0 }),
     coverage: formatNumber(100 * full.vocabulary.coverage, { digits: 1 }), parameters: formatNumber(full.parameters, { digits: 0 }),
@@ -199,7 +302,7 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
 
   const best = { previousLine: bestHead(full.scores, 'previousLine'), punctuation: bestHead(full.scores, 'punctuation') };
   const heads = [];
-  full.example.weights.forEach((layer, l) => layer.forEach((_, h) => heads.push(thumbnail(view, full, l, h, t, best))));
+  full.example.weights.forEach((layer, l) => layer.forEach((_, h) => heads.push(thumbnail(view, full, l, h, t, best, spec.plots))));
   view.heads.style.setProperty('--heads', String(full.example.weights[0].length));
   view.heads.replaceChildren(...heads);
   const perLayer = full.example.weights[0].length;

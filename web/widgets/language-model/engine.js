@@ -5,7 +5,8 @@
 // att.quatrainForm); this file keeps them in order and measures time.
 //
 //   engine = createEngine(att)
-//   await engine.reset(options)   options: { corpus: 'poems' | 'names', url (of its JSON), layers, heads, dModel, seed }
+//   await engine.reset(options)   options: { corpus: 'poems' | 'names' | 'repeats', url (of its JSON; none for
+//                                 repeats, which the core generates), layers, heads, dModel, seed }
 //   engine.step()                 one Adam step
 //   engine.setView(settings)      { temperature, topK, sample, prefix }: what a full snapshot generates
 //   engine.snapshot(full)         -> { step, losses, tokensPerSecond, full, ...(when full) the figures' data }
@@ -15,11 +16,22 @@
 
 // Per corpus: the model's options besides the size (the longest text and its
 // boundaries fit the context; the poems fold characters seen fewer than 3
-// times), the held-out texts evaluated, the longest text generated.
+// times), the held-out texts evaluated, the longest text generated, and the
+// two head scores plotted over training: the poems' of lm.headScores on the
+// example, the others' roles of lm.headRoles (their definitions are there).
+// The repeats are not a file: att.repeatsCorpus makes them (seed 1, 4,000
+// texts); their smaller rate lets the induction head form (tests/node/lm-analysis.test.mjs).
 export const CORPORA = {
-  poems: { file: 'data/quatrains.json', options: { context: 25, minCount: 3, learningRate: 0.01, warmup: 20 }, heldOut: 64, maxTokens: 24, period: 6 },
-  names: { file: 'data/names.json', options: { context: 16, learningRate: 0.01, warmup: 20 }, heldOut: 200, maxTokens: 15, period: 0 },
+  poems: { file: 'data/quatrains.json', options: { context: 25, minCount: 3, learningRate: 0.01, warmup: 20 }, heldOut: 64, maxTokens: 24, period: 6,
+    plots: ['previousLine', 'punctuation'] },
+  names: { file: 'data/names.json', options: { context: 16, learningRate: 0.01, warmup: 20 }, heldOut: 200, maxTokens: 15, period: 0,
+    plots: ['previous', 'first'] },
+  repeats: { file: null, options: { context: 24, learningRate: 7e-4, warmup: 50 }, heldOut: 200, maxTokens: 22, period: 0,
+    plots: ['induction', 'previous'], halves: true },
 };
+// a head has taken a role once it scores this much (the induction step: the first
+// snapshot where a head after the first layer scores this as `induction`)
+export const ROLE_FORMED = 0.5;
 export const BATCH = 32;
 // texts written per snapshot, with the sampling seeds sample, sample + 1, ...
 export const SAMPLES = 6;
@@ -44,6 +56,12 @@ export function loadCorpus(url) {
   return corpora.get(url);
 }
 
+// the repeats corpus, as a corpus file would describe it
+async function generated(att) {
+  const { train, heldOut } = await att.repeatsCorpus({ seed: 1 });
+  return { name: 'repeats', source: 'att.repeatsCorpus', license: '', train, heldOut };
+}
+
 const copyMatrix = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
 const message = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -54,6 +72,9 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
     losses: [],        // the batch loss of step k at index k - 1
     evaluations: [],   // [{ step, loss }] on the held-out texts, at full snapshots
     scores: [],        // [{ step, previousLine, punctuation }] of the example (poems)
+    roles: [],         // [{ step, previous, self, first, induction, line: [layer][head] }] on the held-out texts
+    halves: [],        // [{ step, first, second: { loss, accuracy } }] (repeats)
+    baselines: null,   // the n-gram ladder: [{ order, loss, k }]
     unigram: NaN,
     step: 0,
     tokens: 0,         // characters predicted in training (the core counts them)
@@ -70,13 +91,14 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
       dispose();
       e.spec = Object.hasOwn(CORPORA, options.corpus) ? CORPORA[options.corpus] : null;
       if (!e.spec) throw new Error(`unknown corpus ${JSON.stringify(options.corpus)}`);
-      e.corpus = await loadCorpus(options.url);
+      e.corpus = e.spec.file ? await loadCorpus(options.url) : await generated(att);
       const made = await att.createLanguageModel({
         texts: e.corpus.train, heldOut: e.corpus.heldOut.slice(0, e.spec.heldOut),
         layers: options.layers, heads: options.heads, dModel: options.dModel, seed: options.seed, batch: BATCH, ...e.spec.options,
       });
       dispose();  // a reset that overtook this one may have made a model meanwhile
-      Object.assign(e, { lm: made, example: e.corpus.heldOut[0], losses: [], evaluations: [], scores: [], step: 0, tokens: 0, trainMs: 0, unigram: NaN });
+      Object.assign(e, { lm: made, example: e.corpus.heldOut[0], losses: [], evaluations: [], scores: [], roles: [], halves: [],
+        baselines: made.baselines().ladder, step: 0, tokens: 0, trainMs: 0, unigram: NaN });
     },
     step() {
       const start = now();
@@ -112,6 +134,11 @@ function snapshot(e, full) {
   }
   const attention = lm.attention(e.example);
   if (spec.period && e.scores.at(-1)?.step !== step) e.scores.push({ step, ...lm.headScores(e.example, spec.period) });
+  if (e.roles.at(-1)?.step !== step) e.roles.push(rolesAt(lm, step));
+  if (spec.halves && e.halves.at(-1)?.step !== step) {
+    const { first, second } = lm.halves();
+    e.halves.push({ step, first: { loss: first.loss, accuracy: first.accuracy }, second: { loss: second.loss, accuracy: second.accuracy } });
+  }
   const vocabulary = lm.vocabulary();
   return {
     ...light,
@@ -119,6 +146,9 @@ function snapshot(e, full) {
     unigram: e.unigram,
     example: { text: e.example, tokens: attention.tokens, weights: attention.weights.map((layer) => layer.map(copyMatrix)) },
     scores: e.scores.slice(),
+    roles: e.roles.slice(),
+    halves: e.halves.slice(),
+    baselines: e.baselines,
     samples: samples(e),
     next: next(e),
     vocabulary: { size: vocabulary.tokens.length, unknown: vocabulary.unknown, coverage: vocabulary.coverage },
@@ -128,12 +158,24 @@ function snapshot(e, full) {
   };
 }
 
+// each role's score per [layer][head] on the held-out texts (null: no query has it)
+function rolesAt(lm, step) {
+  const { heads } = lm.headRoles();
+  const entry = { step };
+  for (const role of ['previous', 'self', 'first', 'induction', 'line']) entry[role] = heads.map((layer) => layer.map((h) => h[role]));
+  return entry;
+}
+
 // SAMPLES texts written with the view's temperature, top-k and seeds; the
 // poems' form (the core's check) or whether each name is in the training list
 function samples({ att, lm, spec, view, corpus }) {
   const texts = [];
   for (let i = 0; i < SAMPLES; i++) {
     texts.push(lm.generate({ prompt: '', maxTokens: spec.maxTokens, temperature: view.temperature, topK: view.topK, seed: view.sample + i }));
+  }
+  if (spec.halves) {
+    // a text written twice, its two halves the same
+    return { texts, twice: texts.map((text) => { const c = [...text]; return c.length > 0 && c.length % 2 === 0 && text === c.slice(0, c.length / 2).join('').repeat(2); }) };
   }
   if (spec.period) {
     return { texts, form: texts.map((text) => att.quatrainForm([text]).passed === 1), share: att.quatrainForm(texts).share };

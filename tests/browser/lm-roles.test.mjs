@@ -1,0 +1,130 @@
+// Browser test of the language model's yardsticks and head roles
+// (web/widgets/language-model.js on the repeats corpus): after 800 steps from
+// the link, the halves' accuracy, the n-gram ladder, each head's role badge,
+// the samples written twice and the induction step are what this process's
+// own module computes for the same options and steps; one layer says why no
+// induction head can form; the export's JSON holds the ladder and the roles.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import createAttention from '../../web/wasm/attention.mjs';
+import { BATCH, CORPORA, ROLE_FORMED, SAMPLES } from '../../web/widgets/language-model/engine.js';
+import { assertShown, eventually, startBrowser, withPage } from './harness.mjs';
+
+const WIDGET = '[data-widget="language-model"]';
+const STEPS = 800;
+let browser, att;
+
+before(async () => { [browser, att] = await Promise.all([startBrowser(), createAttention()]); });
+after(async () => { await browser?.close(); });
+
+const text = async (page, selector) => (await page.locator(`${WIDGET} ${selector}`).first().textContent()).replace(/\u00a0/g, ' ').trim();
+
+async function resting(page, step, timeout) {
+  await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 20000 });
+  await eventually(async () => {
+    const status = page.locator(`${WIDGET} [data-field="status"]`);
+    if ((await status.getAttribute('data-running')) !== 'false' || (await status.getAttribute('data-replaying')) !== 'false') return false;
+    const shown = (await text(page, '[data-field="step"]')).replace(/,/g, '');
+    return shown === String(step) && (await page.locator(`${WIDGET} .lm-focus-map`).getAttribute('data-step')) === shown;
+  }, { timeout, message: `the model at rest at step ${step}` });
+}
+
+// the widget's repeats model, trained here a step at a time; at(step, lm) is called after each step
+async function repeatsModel({ layers = 2, heads = 2 }, steps, at = () => {}) {
+  const spec = CORPORA.repeats;
+  const corpus = await att.repeatsCorpus({ seed: 1 });
+  const lm = await att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut.slice(0, spec.heldOut),
+    layers, heads, dModel: 64, seed: 1, batch: BATCH, ...spec.options });
+  for (let k = 1; k <= steps; k++) {
+    lm.step(1);
+    at(k, lm);
+  }
+  return lm;
+}
+
+// a head's role as the widget names it: its highest score, once it reaches ROLE_FORMED
+function roleOf(head) {
+  let best = null;
+  for (const role of ['previous', 'self', 'first', 'induction', 'line']) {
+    if (Number.isFinite(head[role]) && head[role] >= ROLE_FORMED && (!best || head[role] > head[best])) best = role;
+  }
+  return best;
+}
+
+test(`repeats, ${STEPS} steps of two layers from the link: the halves, the ladder, the roles and the induction step are the core's`,
+  () => withPage(browser, `embed.html?widget=language-model&corpus=repeats&heads=2&steps=${STEPS}`, async ({ page }) => {
+    await resting(page, STEPS, 240000);
+    const halvesBox = page.locator(`${WIDGET} .lm-halves`);
+    const inductionAt = Number(await halvesBox.getAttribute('data-induction'));
+    assert.ok(inductionAt > 0 && inductionAt < STEPS, `an induction step is marked: ${inductionAt}`);
+
+    let rolesThen = null;
+    const lm = await repeatsModel({}, STEPS, (k, model) => { if (k === inductionAt) rolesThen = model.headRoles().heads; });
+    try {
+      // the step marked: a head after the first layer is an induction head there
+      assert.ok(rolesThen[1].some((h) => h.induction >= ROLE_FORMED), `at step ${inductionAt}: ${JSON.stringify(rolesThen[1])}`);
+      const halves = lm.halves();
+      assert.equal(Number(await halvesBox.getAttribute('data-second')), halves.second.accuracy);
+      assert.ok(halves.second.accuracy >= 0.95, `the second halves are copied: ${halves.second.accuracy}`);
+      const said = await text(page, '.lm-halves');
+      assert.ok(said.includes(`${Math.round(100 * halves.second.accuracy)}%`) && said.includes(halves.second.loss.toFixed(3)), said);
+      assert.match(said, new RegExp(`became an induction head at step ${inductionAt}`));
+
+      // each head's badge and its two plotted scores (induction, previous)
+      const roles = lm.headRoles().heads;
+      const shown = await page.locator(`${WIDGET} button.lm-head`).evaluateAll((bs) => bs.map((b) => ({
+        role: b.dataset.role ?? null, scores: b.querySelector('.lm-head-scores').textContent })));
+      assert.equal(shown.length, 4);
+      roles.flat().forEach((head, k) => {
+        assert.equal(shown[k].role, roleOf(head), `head ${k}: ${JSON.stringify(head)}`);
+        assert.equal(shown[k].scores, `ind. ${head.induction.toFixed(2)} · prev. ${head.previous.toFixed(2)}`);
+      });
+      assert.ok(shown.some((s) => s.role === 'induction'), 'an induction badge');
+
+      // the n-gram ladder: four dotted lines, and the sentence with the core's numbers
+      const ladder = lm.baselines().ladder;
+      const tags = await page.locator(`${WIDGET} .plot-box svg`).first().locator('.plot-tag').allTextContents();
+      assert.deepEqual(tags, ['unigram', 'bigram', 'trigram', '4-gram']);
+      const held = lm.evaluate().loss;
+      const best = ladder.slice().sort((a, b) => a.loss - b.loss)[0];
+      assert.ok(held < best.loss, `the model (${held}) passes every count model (${best.loss})`);
+      assert.equal(await page.locator(`${WIDGET} .lm-ladder`).getAttribute('data-passed'), String(best.order));
+      const sentence = await text(page, '.lm-ladder');
+      assertShown(sentence.match(/the model \((\d\.\d+)\)/)[1], held, 3, 'the held-out loss in the sentence');
+      assert.ok(sentence.includes(best.loss.toFixed(3)), sentence);
+      assert.match(await text(page, '.plot-box svg'), /induction head/, 'the step marked on the loss plot');
+
+      // the samples: the core's, each marked by whether it is a text written twice
+      const samples = Array.from({ length: SAMPLES }, (_, i) => lm.generate({ prompt: '', maxTokens: CORPORA.repeats.maxTokens, temperature: 0.8, topK: 20, seed: 1 + i }));
+      assert.deepEqual(await page.locator(`${WIDGET} .lm-sample-text`).allTextContents(), samples);
+      const twice = (s) => s.length > 0 && s.length % 2 === 0 && s.slice(0, s.length / 2) === s.slice(s.length / 2);
+      assert.deepEqual(await page.locator(`${WIDGET} .lm-sample`).evaluateAll((items) => items.map((li) => li.dataset.twice)),
+        samples.map((s) => String(twice(s))));
+
+      // the export: the ladder and the last roles
+      const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`${WIDGET} [data-export="json"]`).click()]);
+      const json = JSON.parse(readFileSync(await file.path(), 'utf8'));
+      assert.deepEqual(json.ladder, ladder);
+      assert.deepEqual(json.roles.induction, roles.map((layer) => layer.map((h) => h.induction)));
+      assert.equal(json.halves.second.accuracy, halves.second.accuracy);
+    } finally {
+      lm.delete();
+    }
+  }));
+
+test('repeats with one layer: no induction head can form, and the widget says why; Chinese names the corpus',
+  () => withPage(browser, 'embed.html?widget=language-model&corpus=repeats&layers=1&heads=2&steps=20&lang=zh', async ({ page }) => {
+    await resting(page, 20, 60000);
+    const said = await text(page, '.lm-halves');
+    assert.match(said, /只有一层时，没有头能成为归纳头/);
+    assert.equal(await page.locator(`${WIDGET} .lm-halves`).getAttribute('data-induction'), '');
+    const lm = await repeatsModel({ layers: 1 }, 20);
+    try {
+      assert.equal(Number(await page.locator(`${WIDGET} .lm-halves`).getAttribute('data-second')), lm.halves().second.accuracy);
+    } finally {
+      lm.delete();
+    }
+    assert.match(await text(page, '.lm-source'), /写两遍的字母串：训练文本 4,000 条/);
+    assert.equal(await page.locator(`${WIDGET} .plot-box svg`).first().locator('text', { hasText: '归纳头' }).count(), 0, 'no step marked');
+  }));
