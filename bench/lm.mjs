@@ -15,7 +15,9 @@
 //   4. the time to generate a 24-character poem (temperature 0.8, top-k 20):
 //      ours with its key-value cache, TF.js with a full forward per character;
 //      and ours in headless Chromium (a blank page importing attention.mjs):
-//      the same training, then the same poems.
+//      the same training, then the same poems;
+//   5. ours alone: baselines() on the quatrains and headRoles() of its 8 heads over
+//      200 held-out characters, against their targets (200 ms and 5 ms).
 // Writes bench/results-lm.json.
 //   node bench/lm.mjs [--quick] [--module=path/to/attention.mjs] [--peer-only]
 // --quick: a smoke run; --module: another build of the module; --peer-only: TF.js
@@ -239,7 +241,44 @@ const browser = ours ? await inChromium() : null;
 if (browser) browser.ms = stats(browser.ms);
 const form = ours && att.quatrainForm ? { ours: att.quatrainForm(poems.ours.poems), tfjs: att.quatrainForm(poems.tfjs.poems) } : null;
 peer.dispose();
+
+// The yardsticks: baselines() (the n-gram ladder, computed on its first call)
+// on fresh models, the least of 3; headRoles() of the trained model's 8 heads
+// over held-out poems of 200 characters with their boundaries, the median of 21
+async function yardsticks() {
+  if (!ours?.baselines) return null;
+  const fresh = [];
+  for (let k = 0; k < 3; k++) {
+    const lm = await att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut, ...OPTIONS });
+    const t = performance.now();
+    lm.baselines();
+    fresh.push(performance.now() - t);
+    lm.delete();
+  }
+  const texts = [];
+  for (let chars = 0; chars < 200;) {
+    const text = corpus.heldOut[texts.length];
+    texts.push(text);
+    chars += [...text].length + 1;
+  }
+  const roles = [];
+  for (let k = 0; k < 21; k++) {
+    const t = performance.now();
+    ours.headRoles(texts);
+    roles.push(performance.now() - t);
+  }
+  return { baselinesMs: Math.min(...fresh), headRolesMs: median(roles), roleTexts: texts.length,
+    roleCharacters: texts.reduce((n, t) => n + [...t].length + 1, 0), ladder: ours.baselines().ladder };
+}
+const measured = await yardsticks();
 ours?.delete();
+if (measured) {
+  console.log(['', `The yardsticks: baselines() on the quatrains ${f(measured.baselinesMs, 1)} ms (the least of 3 fresh models; ` +
+    `target ≤ 200 ms: ${measured.baselinesMs <= 200 ? 'met' : 'NOT met'}): ` +
+    measured.ladder.map((r) => `${r.order}-gram ${f(r.loss)} (k ${r.k})`).join(', '),
+  `headRoles() of 8 heads over ${measured.roleTexts} held-out poems (${measured.roleCharacters} characters with ⏎): ` +
+    `${f(measured.headRolesMs, 2)} ms (median of 21; target ≤ 5 ms: ${measured.headRolesMs <= 5 ? 'met' : 'NOT met'})`].join('\n'));
+}
 
 const poemLines = [
   '', `A 24-character poem (temperature ${GENERATE.temperature}, top-k ${GENERATE.topK}), ms (median, min–max):`,
@@ -266,6 +305,7 @@ writeFileSync(path.join(root, 'bench/results-lm.json'), JSON.stringify({
   peerOnly: !ours, sameVocabulary, sameStart, tokensPerStep, oursInfo: info,
   losses, evaluation, baseline, working, tensorsLeaked,
   rounds: ROUNDS, stepsPerSample: { ours: kOurs, tfjs: K_TFJS }, msPerStep, tokensPerSecond, ratio,
-  poems, chromium: browser, form,
-  targets: ours ? { fiveTimesTfjs: ratio >= 5, poemUnder30msInChromium: browser.ms.median <= 30 } : null,
+  poems, chromium: browser, form, yardsticks: measured,
+  targets: ours ? { fiveTimesTfjs: ratio >= 5, poemUnder30msInChromium: browser.ms.median <= 30,
+    baselinesUnder200ms: measured ? measured.baselinesMs <= 200 : null, headRolesUnder5ms: measured ? measured.headRolesMs <= 5 : null } : null,
 }, null, 2));
