@@ -106,5 +106,16 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
     return call(fn, 'raw_repeats_corpus', Object.assign({}, repeatsDefaults, check(fn, 'options', options, repeatsSchema)));
   }
 
-  return { createLanguageModel, repeatsCorpus };
+  // { train, heldOut }: the reader's own text, its lines (long ones in windows of
+  // context - 1 characters), every tenth held out; refused with a message when it
+  // is empty, binary, too short or has too many distinct characters
+  const ownSchema = { context: 'int', minCount: 'int' };
+  const ownDefaults = { context: 32, minCount: 3 };
+  function ownCorpus(text, options) {
+    const fn = 'ownCorpus';
+    return call(fn, 'raw_own_corpus', Object.assign({ text: kinds.string(fn, 'text', text) }, ownDefaults,
+      check(fn, 'options', options, ownSchema)));
+  }
+
+  return { createLanguageModel, repeatsCorpus, ownCorpus };
 })(Module, attentionChecks, attentionTrainers);

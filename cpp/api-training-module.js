@@ -1,7 +1,7 @@
 // The facade of the training module, attention-training.mjs (appended inside
 // its factory with --post-js, last: after api-checks.js, api-trainer.js and
 // api-language-model.js). The attention module's createTrainer,
-// createWidthTrainer, createLanguageModel and repeatsCorpus import this module on first use
+// createWidthTrainer, createLanguageModel, repeatsCorpus and ownCorpus import this module on first use
 // and create through it; a page that trains nothing never downloads this code.
 
 (function defineAttentionTraining(Module, checks, trainers, languageModels) {
@@ -12,6 +12,7 @@
     createWidthTrainer: trainers.createWidthTrainer,
     createLanguageModel: languageModels.createLanguageModel,
     repeatsCorpus: languageModels.repeatsCorpus,
+    ownCorpus: languageModels.ownCorpus,
     debug: checks.debugOf(Module),
   });
 })(Module, attentionChecks, attentionTrainers, attentionLanguageModels);

@@ -352,6 +352,12 @@
   api['repeatsCorpus'] = function repeatsCorpus(options) {
     return training('repeatsCorpus', options);
   };
+  // the reader's own text as a corpus for the language model
+  api['ownCorpus'] = function ownCorpus(text, options) {
+    return part('ownCorpus', 'training').then(function (module) {
+      return module.ownCorpus(text, options);
+    });
+  };
 
   // att.debug, for leak checks: memoryStats() the memory of this module and of
   // the modules it has loaded, summed ({ heapBytes: the size of their WASM

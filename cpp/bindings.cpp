@@ -132,6 +132,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("raw_lm_halves", &raw_lm_halves);
     function("raw_lm_baselines", &raw_lm_baselines);
     function("raw_repeats_corpus", &raw_repeats_corpus);
+    function("raw_own_corpus", &raw_own_corpus);
     function("raw_lm_generate", &raw_lm_generate);
     function("raw_lm_trace", &raw_lm_trace);
     function("raw_lm_begin_generation", &raw_lm_begin_generation);

@@ -99,4 +99,64 @@ TextCorpus repeats_corpus(const RepeatsOptions& o) {
     return out;
 }
 
+namespace {
+// a space, a tab, a carriage return, a form feed or a vertical tab (not a line break)
+bool is_blank(std::uint32_t cp) { return cp == ' ' || cp == '\t' || cp == '\r' || cp == '\f' || cp == '\v'; }
+}  // namespace
+
+TextCorpus own_corpus(const std::string& text, const OwnOptions& o) {
+    const Index context = integer_option(o.context, "context", 2, 128);
+    const Index min_count = integer_option(o.min_count, "min_count", 1, 1e9);
+    require(text.size() <= size_t(kOwnMaxBytes), "the text has " + std::to_string(text.size()) + " bytes; at most " +
+                                                     std::to_string(Index(kOwnMaxBytes)) + " are read");
+    require(text.find('\0') == std::string::npos, "this is a binary file, not text: it holds NUL bytes");
+    const std::vector<std::uint32_t> cps = code_points_of(text);
+    // not text: invalid UTF-8 (read as U+FFFD, as a file decoded in a browser has it too) and control characters
+    Index bad = 0, characters = 0;
+    for (std::uint32_t cp : cps) {
+        bad += cp == 0xFFFD || (cp < 0x20 && cp != '\n' && !is_blank(cp)) || cp == 0x7F;
+        characters += !is_blank(cp) && cp != '\n';
+    }
+    require(characters > 0, "the text is empty");
+    require(double(bad) <= 0.01 * double(cps.size()),
+            "this looks like a binary file, not text: " + std::to_string(bad) + " of its " + std::to_string(cps.size()) +
+                " characters are invalid UTF-8 (U+FFFD) or control characters");
+    require(double(characters) >= kOwnMinCharacters,
+            "the text has " + std::to_string(characters) + " characters besides spaces and line breaks; at least " +
+                std::to_string(Index(kOwnMinCharacters)) + " are needed to train on it and hold a tenth out");
+    // lines, trimmed; a long one in windows of context - 1 characters
+    std::vector<std::string> texts;
+    const Index width = context - 1;
+    auto add_line = [&](size_t from, size_t to) {
+        while (from < to && is_blank(cps[from])) ++from;
+        while (to > from && is_blank(cps[to - 1])) --to;
+        for (size_t start = from; start < to; start += size_t(width)) {
+            std::string piece;
+            for (size_t i = start; i < std::min(to, start + size_t(width)); ++i) piece += utf8_of(cps[i]);
+            texts.push_back(piece);
+        }
+    };
+    size_t from = 0;
+    for (size_t i = 0; i <= cps.size(); ++i)
+        if (i == cps.size() || cps[i] == '\n') add_line(from, i), from = i + 1;
+    TextCorpus out;
+    for (size_t k = 0; k < texts.size(); ++k) (k % 10 == 9 ? out.held_out : out.train).push_back(texts[k]);
+    // the characters the model keeps: those seen min_count times or more in the training texts
+    std::vector<std::uint32_t> seen;
+    for (const std::string& t : out.train)
+        for (std::uint32_t cp : code_points_of(t)) seen.push_back(cp);
+    std::sort(seen.begin(), seen.end());
+    Index kept = 0;
+    for (size_t i = 0; i < seen.size();) {
+        size_t j = i;
+        while (j < seen.size() && seen[j] == seen[i]) ++j;
+        kept += Index(j - i) >= min_count;
+        i = j;
+    }
+    require(double(kept) <= kOwnMaxVocab,
+            "the text has " + std::to_string(kept) + " distinct characters seen " + std::to_string(min_count) +
+                " times or more; the model's vocabulary takes at most " + std::to_string(Index(kOwnMaxVocab)));
+    return out;
+}
+
 }  // namespace attn::train

@@ -270,4 +270,18 @@ val raw_repeats_corpus(val o) {
     });
 }
 
+// the reader's own text as a corpus (lm_text.hpp): { train: string[], heldOut: string[] }
+val raw_own_corpus(val o) {
+    return guarded([&] {
+        train::OwnOptions options;
+        options.context = o["context"].as<double>();
+        options.min_count = o["minCount"].as<double>();
+        const train::TextCorpus corpus = train::own_corpus(o["text"].as<std::string>(), options);
+        val out = val::object();
+        out.set("train", from_strings(corpus.train));
+        out.set("heldOut", from_strings(corpus.held_out));
+        return out;
+    });
+}
+
 }  // namespace attn::js

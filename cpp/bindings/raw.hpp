@@ -79,6 +79,7 @@ val raw_lm_head_roles(val o);   // { handle, texts }
 val raw_lm_halves(val o);       // { handle, texts }
 val raw_lm_baselines(val o);    // { handle }
 val raw_repeats_corpus(val o);  // { train, heldOut, minLength, maxLength, alphabet, seed }
+val raw_own_corpus(val o);      // { text, context, minCount }
 val raw_lm_generate(val o);
 val raw_lm_trace(val o);
 val raw_lm_begin_generation(val o);

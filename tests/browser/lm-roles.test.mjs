@@ -102,12 +102,15 @@ test(`repeats, ${STEPS} steps of two layers from the link: the halves, the ladde
       assert.deepEqual(await page.locator(`${WIDGET} .lm-sample`).evaluateAll((items) => items.map((li) => li.dataset.twice)),
         samples.map((s) => String(twice(s))));
 
-      // the export: the ladder and the last roles
+      // the export: the ladder, the roles and the halves over training (the last at step 800)
       const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`${WIDGET} [data-export="json"]`).click()]);
       const json = JSON.parse(readFileSync(await file.path(), 'utf8'));
       assert.deepEqual(json.ladder, ladder);
-      assert.deepEqual(json.roles.induction, roles.map((layer) => layer.map((h) => h.induction)));
-      assert.equal(json.halves.second.accuracy, halves.second.accuracy);
+      assert.ok(json.roles.length >= 2 && json.roles.every((r, k) => k === 0 || r.step > json.roles[k - 1].step), 'the roles over training');
+      assert.equal(json.roles.at(-1).step, STEPS);
+      assert.deepEqual(json.roles.at(-1).induction, roles.map((layer) => layer.map((h) => h.induction)));
+      assert.ok(json.roles.some((r) => r.step === inductionAt), 'the step marked is one of them');
+      assert.equal(json.halves.at(-1).second.accuracy, halves.second.accuracy);
     } finally {
       lm.delete();
     }
@@ -127,4 +130,50 @@ test('repeats with one layer: no induction head can form, and the widget says wh
     }
     assert.match(await text(page, '.lm-source'), /写两遍的字母串：训练文本 4,000 条/);
     assert.equal(await page.locator(`${WIDGET} .plot-box svg`).first().locator('text', { hasText: '归纳头' }).count(), 0, 'no step marked');
+  }));
+
+test('own text: the link asks for it; a short or binary text is refused with the core\'s message; a pasted text trains to the link\'s steps with the core\'s numbers, and stays out of the URL',
+  () => withPage(browser, 'embed.html?widget=language-model&corpus=own&steps=20', async ({ page }) => {
+    await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 20000 });
+    const panel = page.locator(`${WIDGET} .lm-own`);
+    assert.ok(await panel.isVisible(), 'it asks for a text');
+    assert.equal(await page.locator(`${WIDGET} .lm-trained`).isVisible(), false, 'nothing trained meanwhile');
+    const box = panel.locator('textarea');
+    const use = panel.locator('button[data-action="own-use"]');
+    const error = page.locator(`${WIDGET} .lm-error`);
+
+    const declaration = readFileSync(new URL('../node/fixtures/declaration.txt', import.meta.url), 'utf8');
+    await box.fill(declaration);
+    await use.click();
+    await resting(page, 20, 120000);
+    assert.equal(await error.isVisible(), false, 'no error once it trains');
+    const spec = CORPORA.own;
+    const corpus = await att.ownCorpus(declaration, { context: spec.options.context, minCount: spec.options.minCount });
+    const lm = await att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut.slice(0, spec.heldOut),
+      layers: 2, heads: 4, dModel: 64, seed: 1, batch: BATCH, ...spec.options });
+    try {
+      for (let k = 0; k < 20; k++) lm.step(1);
+      assertShown(await text(page, '[data-field="heldLoss"]'), lm.evaluate().loss, 3, 'held-out loss at step 20');
+      assert.match(await text(page, '.lm-source'), new RegExp(`Your text: ${corpus.train.length} training texts and ${corpus.heldOut.length} held out`));
+    } finally {
+      lm.delete();
+    }
+
+    // then bad texts: each refused with the core's message
+    await box.fill('a short note.\n'.repeat(100));
+    assert.match(await text(page, '.lm-own-count'), /1,400 characters/);
+    await use.click();
+    await eventually(() => error.isVisible(), { message: 'the short text refused' });
+    assert.match(await error.textContent(), /the text has 1100 characters besides spaces and line breaks; at least 2000 are needed/);
+
+    // a binary file chosen: read into the box, refused by the core
+    await panel.locator('input[type="file"]').setInputFiles({ name: 'archive.zip', mimeType: 'application/zip',
+      buffer: Buffer.concat([Buffer.from('PK\u0003\u0004\u0000\u0000'), Buffer.alloc(3000, 120)]) });
+    await eventually(async () => (await box.inputValue()).startsWith('PK'), { message: 'the file read into the box' });
+    await use.click();
+    await eventually(async () => /binary file, not text/.test(await error.textContent()), { message: 'the binary file refused' });
+
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('corpus'), 'own');
+    assert.ok(!url.href.includes('Congress') && url.href.length < 400, 'the text is not in the URL');
   }));

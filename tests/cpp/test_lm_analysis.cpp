@@ -273,3 +273,38 @@ TEST_CASE("repeats corpus: strings of distinct characters written twice, seeded,
     bad.min_length = 5, bad.max_length = 4;
     CHECK(contains(error_of([&] { repeats_corpus(bad); }), "max_length must be an integer from 5 to 60"));
 }
+
+TEST_CASE("own corpus: lines trimmed, long ones in windows of the context, every tenth held out; bad texts refused") {
+    // 30 lines of 90 letters: with context 32, three windows of 31 each; 10 blank lines between
+    std::string text;
+    for (int line = 0; line < 30; ++line) {
+        text += "  ";
+        for (int k = 0; k < 90; ++k) text += char('a' + (line + k) % 26);
+        text += " \r\n\n";
+    }
+    OwnOptions o;
+    const TextCorpus c = own_corpus(text, o);
+    REQUIRE(c.train.size() + c.held_out.size() == 30 * 3);
+    CHECK(c.held_out.size() == 9);
+    for (const std::string& t : c.train) CHECK((t.size() == 31 || t.size() == 28));
+    CHECK(c.train[0] == std::string("abcdefghijklmnopqrstuvwxyzabcde"));
+    CHECK(c.train[2].size() == 28);  // 90 = 31 + 31 + 28, trimmed of its spaces and \r
+    // the 10th, 20th, ... texts held out: the 10th is line 3's first window
+    CHECK(c.held_out[0].substr(0, 3) == "def");
+    o.context = 10;
+    for (const std::string& t : own_corpus(text, o).train) CHECK(t.size() <= 9);
+
+    CHECK(contains(error_of([&] { own_corpus(" \n\t\n", {}); }), "the text is empty"));
+    CHECK(contains(error_of([&] { own_corpus(std::string("abc\0def", 7), {}); }), "binary file, not text: it holds NUL bytes"));
+    std::string binary = text;
+    for (size_t i = 0; i < binary.size(); i += 50) binary[i] = char(0xFF);  // 2% invalid UTF-8
+    CHECK(contains(error_of([&] { own_corpus(binary, {}); }), "this looks like a binary file, not text"));
+    CHECK(contains(error_of([&] { own_corpus(std::string(1999, 'a'), {}); }),
+                   "the text has 1999 characters besides spaces and line breaks; at least 2000 are needed"));
+    std::string wide;  // 4,500 characters of CJK, each 5 times
+    for (int k = 0; k < 5; ++k)
+        for (std::uint32_t cp = 0x4E00; cp < 0x4E00 + 4500; ++cp) wide += utf8_of(cp) + (cp % 20 == 0 ? "\n" : "");
+    OwnOptions plenty;
+    CHECK(contains(error_of([&] { own_corpus(wide, plenty); }), "distinct characters seen 3 times or more; the model's vocabulary takes at most 4000"));
+    CHECK(own_corpus(text + "\xEF\xBF\xBD", {}).train.back() == "\xEF\xBF\xBD");  // a few are text
+}

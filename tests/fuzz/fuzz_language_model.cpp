@@ -129,6 +129,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
         const TextCorpus c = repeats_corpus(r);
         if (c.train.size() != size_t(r.train) || c.held_out.size() != size_t(r.held_out)) __builtin_trap();
     });
+    accepted([&] {  // any bytes as the reader's text: refused with a message, or split into texts that fit
+        OwnOptions own;
+        own.context = size_option(in, 2, 12);
+        std::string chunk, bytes;  // a chunk of up to 200 bytes, repeated up to 40 times (past the 2,000 characters)
+        for (Index i = 0, n = in.size(0, 200); i < n; ++i) chunk += char(in.byte());
+        for (Index k = 0, copies = in.size(1, 40); k < copies; ++k) bytes += chunk;
+        const TextCorpus c = own_corpus(bytes, own);
+        for (const auto* part : {&c.train, &c.held_out})
+            for (const std::string& t : *part)
+                if (t.empty() || Index(code_points_of(t).size()) > Index(own.context) - 1) __builtin_trap();
+    });
     if (!(f.share >= 0 && f.share <= 1) || f.total != double(poems.size())) __builtin_trap();
     return 0;
 }

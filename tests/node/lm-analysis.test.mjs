@@ -245,3 +245,42 @@ test('baselines on the names: the plain count model\'s losses; the model passes 
       assert.ok(loss < best, `after ${lm.info().step} steps the model's ${loss} against the best n-gram's ${best}`);
     });
   });
+
+// ---- the reader's own text -----------------------------------------------------
+
+test('ownCorpus: a pasted public-domain text (the Declaration of Independence) trains below its bigram baseline', async () => {
+  const text = readFileSync(new URL('./fixtures/declaration.txt', import.meta.url), 'utf8');
+  const corpus = await att.ownCorpus(text, { context: 32 });
+  const all = [...corpus.train, ...corpus.heldOut];
+  assert.ok(all.every((t) => [...t].length <= 31 && t.length > 0), 'lines in windows of at most 31');
+  assert.equal(all[0], 'In Congress, July 4, 1776.', 'a short line as it is');
+  assert.equal(corpus.heldOut.length, Math.floor(all.length / 10), 'every tenth held out');
+  assert.equal(all.join('').replace(/\s/g, '').length, text.replace(/\s/g, '').length, 'every character kept');
+  await withModel({ texts: corpus.train, heldOut: corpus.heldOut, context: 32, minCount: 3, learningRate: 0.01, warmup: 20, seed: 1 }, (lm) => {
+    const bigram = lm.baselines().ladder[1].loss;
+    let best = Infinity, at = 0;
+    // 8 KB of text: it passes the bigram early (step 50 here) and then learns the text by heart
+    while (lm.info().step < 300 && best >= bigram) {
+      lm.step(25);
+      const loss = lm.evaluate().loss;
+      if (loss < best) best = loss, at = lm.info().step;
+    }
+    console.log(`the Declaration: ${corpus.train.length} training texts, ${corpus.heldOut.length} held out; ` +
+                `${lm.baselines().ladder.map((r) => `${r.order}-gram ${r.loss.toFixed(3)}`).join(', ')}; the model ${best.toFixed(3)} at step ${at}`);
+    assert.ok(best < bigram, `the model's best held-out loss ${best} against the bigram's ${bigram}`);
+  });
+});
+
+test('ownCorpus: an empty, binary, short, too varied or too large text is refused with a message saying why', async () => {
+  const refused = (text, pattern) => assert.rejects(att.ownCorpus(text), pattern);
+  await refused('  \n\n\t ', /ownCorpus: the text is empty/);
+  await refused('PK\u0003\u0004\u0000\u0000\u0008' + 'x'.repeat(3000), /ownCorpus: this is a binary file, not text: it holds NUL bytes/);
+  await refused('\u0001\u0002\u0003'.repeat(400) + 'x'.repeat(3000), /ownCorpus: this looks like a binary file, not text: 1200 of its 4200 characters/);
+  await refused('a short note.\n'.repeat(100), /ownCorpus: the text has 1100 characters besides spaces and line breaks; at least 2000 are needed/);
+  let wide = '';
+  for (let k = 0; k < 5; k++) for (let cp = 0x4e00; cp < 0x4e00 + 4500; cp++) wide += String.fromCodePoint(cp) + (cp % 20 === 0 ? '\n' : '');
+  await refused(wide, /ownCorpus: the text has 4\d{3} distinct characters seen 3 times or more; the model's vocabulary takes at most 4000/);
+  await refused('x'.repeat(2000001), /ownCorpus: the text has 2000001 bytes; at most 2000000 are read/);
+  await assert.rejects(att.ownCorpus(42), /ownCorpus: text must be a string/);
+  await assert.rejects(att.ownCorpus('x'.repeat(3000), { context: 1 }), /ownCorpus: context must be an integer from 2 to 128/);
+});

@@ -108,7 +108,7 @@ test('docs/embedding.md: the widgets\' reference is the one their definitions gi
   for (const name of WIDGET_NAMES) assert.ok(text.includes(`### \`${name}\``), name);
   // a key of every widget is in its table, with its default
   assert.match(text, /\| `q` \| number, 140 to 200 \| steps of 0\.5 \| `172` \|/);
-  assert.match(text, /\| `corpus` \| one of `poems`, `names`, `repeats` \| {2}\| `names`; `poems` in zh \|/);
+  assert.match(text, /\| `corpus` \| one of `poems`, `names`, `repeats`, `own` \| {2}\| `names`; `poems` in zh \|/);
 });
 
 test('docs/embedding.md: the sizes are this release\'s, each figure within 10% (node scripts/sizes.mjs writes them again)', () => {

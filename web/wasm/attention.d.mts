@@ -533,6 +533,12 @@ export interface AttentionModule {
   /** The repeats corpus: each text a random string of distinct characters written twice ("qfzkqfzk").
    *  Made in the training module, which it loads on first use (as createLanguageModel). */
   repeatsCorpus(options?: RepeatsOptions): Promise<{ train: string[]; heldOut: string[] }>;
+  /** Any text as a corpus: its lines, trimmed (a line longer than context - 1 characters in windows of
+   *  that many), blank lines dropped, every tenth text held out. Rejects, with a message saying why, an
+   *  empty text, a binary one, one under 2,000 characters besides spaces and line breaks, one over
+   *  2,000,000 bytes, and one with more than 4,000 distinct characters seen minCount times or more in its
+   *  training texts. Made in the training module (as createLanguageModel). */
+  ownCorpus(text: string, options?: { context?: number; minCount?: number }): Promise<{ train: string[]; heldOut: string[] }>;
   /** For leak checks, not for computing. */
   readonly debug: {
     /**

@@ -16,6 +16,7 @@ import { CORPORA, createEngine } from './language-model/engine.js';
 import { createController } from '../live/controller.js';
 import { plotFigure, showStatus, statGrid, trainingBar } from '../live/parts.js';
 import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot, scoreTitle } from './language-model/draw.js';
+import { ownTextPanel } from './language-model/own-text.js';
 
 export const name = 'language-model';
 // it trains: its module, its worker and its data load when it comes near the screen
@@ -38,7 +39,7 @@ export const languageDefaults = { zh: { corpus: 'poems' } };
 const choice = (key, label, values) => ({ key, type: 'choice', label, options: values.map((v) => ({ value: v, label: v })) });
 
 export const controls = [
-  { key: 'corpus', type: 'choice', label: 'corpus', options: ['poems', 'names', 'repeats'].map((value) => ({ value, label: value })) },
+  { key: 'corpus', type: 'choice', label: 'corpus', options: ['poems', 'names', 'repeats', 'own'].map((value) => ({ value, label: value })) },
   choice('layers', 'layers', ['1', '2', '3', '4']),
   choice('heads', 'heads', ['1', '2', '4']),
   choice('dModel', 'dModel', ['32', '64', '128']),
@@ -55,8 +56,10 @@ export const controls = [
 const SPEED = 4;
 const FIGURES_EVERY = 400;  // ms between redrawn figures while training
 
+// the reader's text (corpus=own) is state.ownText: a key no control has, so never in the URL
 const modelOptions = (state) => ({
   corpus: state.corpus, url: CORPORA[state.corpus].file ? assetUrl(CORPORA[state.corpus].file) : null,
+  ...(CORPORA[state.corpus].own ? { text: state.ownText ?? '' } : {}),
   layers: Number(state.layers), heads: Number(state.heads), dModel: Number(state.dModel), seed: state.seed,
 });
 const viewSettings = (state) => ({ temperature: state.temperature, topK: state.topK, sample: state.sample, prefix: state.prefix });
@@ -70,6 +73,9 @@ export function build(body, ctx) {
   const { t } = ctx;
   const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus, settings: null };
   const { bar, play, one, reset } = trainingBar(t, () => view.controller);
+  // corpus=own: the reader's text; a new one retrains from step 0
+  const own = ownTextPanel(t, (text) => ctx.setState({ ownText: text }));
+  own.panel.hidden = true;
   const status = element('p', 'lm-status');
   status.dataset.field = 'status';
   const note = element('p', 'lm-note', t.rich('fallbackNote'));
@@ -105,13 +111,16 @@ export function build(body, ctx) {
   const next = element('div', 'lm-next-box');
   const honest = callout(t('honestTitle'), { part: 'honest', texts: [t('honest')] });
 
-  body.append(bar, status, note, error, stats, plots, ladder, halves, element('p', 'small-note', t.rich('ladderExplain')), overfit.box, source, sizes,
+  // everything but the own text's panel: hidden while corpus=own waits for a text
+  const trained = element('div', 'lm-trained');
+  trained.append(bar, status, note, error, stats, plots, ladder, halves, element('p', 'small-note', t.rich('ladderExplain')), overfit.box, source, sizes,
     element('h3', 'section-heading', t.rich('headsHeading')), element('p', 'small-note', t.rich('headsExplain')),
     element('p', 'small-note', t.rich('rolesExplain')), heads, focusFigure,
     element('h3', 'section-heading', t.rich('writesHeading')), form, samples,
     element('h3', 'section-heading', t.rich('nextHeading')), next, honest.box);
+  body.append(own.panel, trained);
 
-  Object.assign(view, { play, one, reset, status, note, error, fields, lossBox: loss.box, ladder, halves,
+  Object.assign(view, { own, trained, play, one, reset, status, note, error, fields, lossBox: loss.box, ladder, halves,
     scoreCaptions: scores.map((s) => s.figure.querySelector('figcaption')), scoreBoxes: scores.map((s) => s.box),
     overfit: { box: overfit.box, text: overfit.paragraphs[0] },
     scoreFigures, source, sizes, heads, focusCaption, focusMap, form, samples, next });
@@ -179,6 +188,14 @@ export async function render(view, data, state, { t }) {
   }
   controllers.set(data, view.controller);
   view.focus = state.focus;
+  // corpus=own with no text yet (a link records only corpus=own): it asks for one, and trains nothing
+  const own = Boolean(CORPORA[data.options.corpus].own);
+  view.own.show(own, data.options.text);
+  view.trained.hidden = own && !data.options.text;
+  if (view.trained.hidden) {
+    view.controller.pause();
+    return;
+  }
   // the figures of new options or settings come from the loop a moment later:
   // until a full snapshot is drawn the widget stays busy (its aria-busy)
   const drawn = changed || settingsChanged ? view.controller.answered((snapshot) => snapshot.full) : null;
@@ -213,12 +230,13 @@ export function exports(data, state, t) {
       return { header: ['step', 'batch loss', 'held-out loss', 'unigram loss'], rows };
     },
     json: async () => ({
-      options: { ...data.options, url: undefined }, step: snapshot?.step ?? 0,
+      options: { ...data.options, url: undefined, text: undefined }, step: snapshot?.step ?? 0,
       samples: full?.samples.texts ?? [],
-      // the n-gram ladder and, at the last full snapshot, every head's roles (lm.baselines, lm.headRoles)
+      // the n-gram ladder, and every head's roles and (repeats) the halves at each full
+      // snapshot: [{ step, previous, self, first, induction, line: [layer][head] }] (lm.baselines, lm.headRoles)
       ladder: full?.baselines ?? [],
-      roles: full?.roles.at(-1) ?? null,
-      halves: full?.halves.at(-1) ?? null,
+      roles: full?.roles ?? [],
+      halves: full?.halves ?? [],
       parameters: await controllerOf(data).parameters(),
     }),
   };

@@ -59,12 +59,12 @@ export function inductionStep(roles) {
 }
 
 // The n-gram ladder against the model's held-out loss: the best rung it has
-// passed and the next one up, each { order, loss } (or null)
+// passed and the next one up (the easiest not passed), each { order, loss } (or null)
 export function ladderPosition(ladder, loss) {
   const sorted = ladder.slice().sort((a, b) => b.loss - a.loss);  // worst (highest) first
   const passed = sorted.filter((r) => r.loss > loss);
   const ahead = sorted.filter((r) => r.loss <= loss);
-  return { passed: passed.at(-1) ?? null, next: ahead.at(-1) ?? null };
+  return { passed: passed.at(-1) ?? null, next: ahead[0] ?? null };
 }
 
 // The batch and held-out losses; for texts written twice, the loss over each
@@ -294,7 +294,7 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   view.source.textContent = spec.file ? t('source', {
     name: t(corpus), source: full.corpus.source, license: full.corpus.license,
     train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }),
-  }) : t('sourceRepeats', { train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }) });
+  }) : t(spec.own ? 'sourceOwn' : 'sourceRepeats', { train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }) });
   view.sizes.textContent = t('sizes', {
     vocab: formatNumber(full.vocabulary.size, { digits: 0 }), unknown: formatNumber(full.vocabulary.unknown, { digits: 0 }),
     coverage: formatNumber(100 * full.vocabulary.coverage, { digits: 1 }), parameters: formatNumber(full.parameters, { digits: 0 }),

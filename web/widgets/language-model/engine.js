@@ -5,8 +5,9 @@
 // att.quatrainForm); this file keeps them in order and measures time.
 //
 //   engine = createEngine(att)
-//   await engine.reset(options)   options: { corpus: 'poems' | 'names' | 'repeats', url (of its JSON; none for
-//                                 repeats, which the core generates), layers, heads, dModel, seed }
+//   await engine.reset(options)   options: { corpus: 'poems' | 'names' | 'repeats' | 'own', url (of its JSON; none
+//                                 for repeats, which the core generates, and own), text (own: the reader's),
+//                                 layers, heads, dModel, seed }
 //   engine.step()                 one Adam step
 //   engine.setView(settings)      { temperature, topK, sample, prefix }: what a full snapshot generates
 //   engine.snapshot(full)         -> { step, losses, tokensPerSecond, full, ...(when full) the figures' data }
@@ -28,6 +29,9 @@ export const CORPORA = {
     plots: ['previous', 'first'] },
   repeats: { file: null, options: { context: 24, learningRate: 7e-4, warmup: 50 }, heldOut: 200, maxTokens: 22, period: 0,
     plots: ['induction', 'previous'], halves: true },
+  // the reader's text, split by the core (att.ownCorpus): lines, long ones in windows of 31 characters
+  own: { file: null, own: true, options: { context: 32, minCount: 3, learningRate: 0.01, warmup: 20 }, heldOut: 200, maxTokens: 31, period: 0,
+    plots: ['previous', 'first'] },
 };
 // a head has taken a role once it scores this much (the induction step: the first
 // snapshot where a head after the first layer scores this as `induction`)
@@ -62,6 +66,12 @@ async function generated(att) {
   return { name: 'repeats', source: 'att.repeatsCorpus', license: '', train, heldOut };
 }
 
+// the reader's text as a corpus, or the core's reason why not (an Error)
+async function ownCorpus(att, text, spec) {
+  const { train, heldOut } = await att.ownCorpus(text ?? '', { context: spec.options.context, minCount: spec.options.minCount });
+  return { name: 'own', source: '', license: '', train, heldOut };
+}
+
 const copyMatrix = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
 const message = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -91,7 +101,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
       dispose();
       e.spec = Object.hasOwn(CORPORA, options.corpus) ? CORPORA[options.corpus] : null;
       if (!e.spec) throw new Error(`unknown corpus ${JSON.stringify(options.corpus)}`);
-      e.corpus = e.spec.file ? await loadCorpus(options.url) : await generated(att);
+      e.corpus = e.spec.file ? await loadCorpus(options.url) : e.spec.own ? await ownCorpus(att, options.text, e.spec) : await generated(att);
       const made = await att.createLanguageModel({
         texts: e.corpus.train, heldOut: e.corpus.heldOut.slice(0, e.spec.heldOut),
         layers: options.layers, heads: options.heads, dModel: options.dModel, seed: options.seed, batch: BATCH, ...e.spec.options,
