@@ -86,6 +86,14 @@ val head_role(const train::HeadRole& r) {
     return out;
 }
 
+// { train: string[], heldOut: string[] }
+val text_corpus(const train::TextCorpus& corpus) {
+    val out = val::object();
+    out.set("train", from_strings(corpus.train));
+    out.set("heldOut", from_strings(corpus.held_out));
+    return out;
+}
+
 }  // namespace
 
 val raw_lm_create(val o) {
@@ -262,11 +270,7 @@ val raw_repeats_corpus(val o) {
         options.max_length = o["maxLength"].as<double>();
         options.alphabet = o["alphabet"].as<std::string>();
         options.seed = o["seed"].as<double>();
-        const train::TextCorpus corpus = train::repeats_corpus(options);
-        val out = val::object();
-        out.set("train", from_strings(corpus.train));
-        out.set("heldOut", from_strings(corpus.held_out));
-        return out;
+        return text_corpus(train::repeats_corpus(options));
     });
 }
 
@@ -276,11 +280,7 @@ val raw_own_corpus(val o) {
         train::OwnOptions options;
         options.context = o["context"].as<double>();
         options.min_count = o["minCount"].as<double>();
-        const train::TextCorpus corpus = train::own_corpus(o["text"].as<std::string>(), options);
-        val out = val::object();
-        out.set("train", from_strings(corpus.train));
-        out.set("heldOut", from_strings(corpus.held_out));
-        return out;
+        return text_corpus(train::own_corpus(o["text"].as<std::string>(), options));
     });
 }
 

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { att } from './module.mjs';
+import { att, withModel } from './module.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,15 +20,6 @@ function hexFloat(text) {
   assert.ok(m, text);
   const mantissa = Number(BigInt('0x' + m[2] + m[3]));  // <= 53 bits: exact
   return (m[1] ? -1 : 1) * mantissa * 2 ** (Number(m[4]) - 4 * m[3].length);
-}
-
-async function withModel(options, f) {
-  const lm = await att.createLanguageModel(options);
-  try {
-    return f(lm);
-  } finally {
-    lm.delete();
-  }
 }
 
 // the doctest's small model (tests/cpp/test_language_model.cpp, small_options)

@@ -13,19 +13,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { att } from './module.mjs';
+import { att, withModel } from './module.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const namesFile = `${root}web/data/names.json`;
-
-async function withModel(options, f) {
-  const lm = await att.createLanguageModel(options);
-  try {
-    return await f(lm);
-  } finally {
-    lm.delete();
-  }
-}
 
 test('repeatsCorpus: seeded strings of distinct characters, each written twice', async () => {
   const a = await att.repeatsCorpus({ train: 300, heldOut: 20, seed: 4 });

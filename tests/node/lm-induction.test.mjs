@@ -6,16 +6,7 @@
 // lower. The figures measured are in the comments.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { att } from './module.mjs';
-
-async function withModel(options, f) {
-  const lm = await att.createLanguageModel(options);
-  try {
-    return await f(lm);
-  } finally {
-    lm.delete();
-  }
-}
+import { att, withModel } from './module.mjs';
 
 // A repeats model trained in steps of 100 (four calls of 25: a call's work is
 // bounded) until its second halves reach `target` or it has taken maxSteps;

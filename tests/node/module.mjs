@@ -3,6 +3,16 @@ import createAttention from '../../web/wasm/attention.mjs';
 
 export const att = await createAttention();
 
+// f(lm) on a language model made with these options, deleted after it
+export async function withModel(options, f) {
+  const lm = await att.createLanguageModel(options);
+  try {
+    return await f(lm);
+  } finally {
+    lm.delete();
+  }
+}
+
 // Matrix from nested rows
 export function matrix(rows) {
   return { rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) };
