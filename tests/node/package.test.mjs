@@ -83,7 +83,9 @@ test('the tarball holds the module and the two it loads on first use, its types 
   assert.equal(pack.name, 'attention-wasm');
   // the release, as its manifest lists it: the quantized model (8 MB) is the bulk of the tarball
   assert.deepEqual(files.filter((f) => f.startsWith('dist/')), [...release.files.map((f) => `dist/${f.path}`), 'dist/manifest.json'].sort());
-  assert.ok(pack.size < 10 * 2 ** 20, `tarball of ${pack.size} bytes`);
+  // 10.5 MiB: the model is 7.9 MB of it; the rest grew past 10 MiB with the language model's own-text,
+  // induction and n-gram parts (10,485,907 bytes on 2026-12-06, the attention module no bigger)
+  assert.ok(pack.size < 10.5 * 2 ** 20, `tarball of ${pack.size} bytes`);
   for (const f of BUILT) assert.equal(statSync(installed + f).size, statSync(join(root, f)).size, f);
   for (const { path, bytes } of release.files) assert.equal(statSync(`${installed}dist/${path}`).size, bytes, `dist/${path}`);
 });
