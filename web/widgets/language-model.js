@@ -123,7 +123,7 @@ export function build(body, ctx) {
   Object.assign(view, { own, trained, play, one, reset, status, note, error, fields, lossBox: loss.box, ladder, halves,
     scoreCaptions: scores.map((s) => s.figure.querySelector('figcaption')), scoreBoxes: scores.map((s) => s.box),
     overfit: { box: overfit.box, text: overfit.paragraphs[0] },
-    scoreFigures, source, sizes, heads, focusCaption, focusMap, form, samples, next });
+    source, sizes, heads, focusCaption, focusMap, form, samples, next });
   view.onFocus = (index) => {
     view.focus = index;
     ctx.setState({ focus: index }, { quiet: true });
