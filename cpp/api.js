@@ -93,7 +93,7 @@
     const W = o.projections || {};
     if (o.dK === undefined) o.dK = (W.Wq || W.Wk || o.input).cols;
     if (o.dV === undefined) o.dV = W.Wv ? W.Wv.cols : o.dK;
-    if (o.seed === undefined) o.seed = 0;
+    if (o.seed === undefined) o.seed = 1;
     return o;
   }
 
@@ -163,7 +163,7 @@
   api['multiHeadAttention'] = function multiHeadAttention(options) {
     const o = check('multiHeadAttention', 'options', options, schemas.multiHeadAttention);
     if (o.dModel === undefined) o.dModel = o.input.cols;
-    if (o.seed === undefined) o.seed = 0;
+    if (o.seed === undefined) o.seed = 1;
     return call('multiHeadAttention', 'raw_multi_head_attention', o);
   };
   api['conditionalAttention'] = function conditionalAttention(options) {
@@ -252,13 +252,13 @@
   };
   api['embedTokens'] = function embedTokens(options) {
     const o = check('embedTokens', 'options', options, schemas.embedTokens);
-    if (o.seed === undefined) o.seed = 0;
+    if (o.seed === undefined) o.seed = 1;
     return call('embedTokens', 'raw_embed_tokens', o);
   };
   api['dotProductSamples'] = function dotProductSamples(options) {
     const o = check('dotProductSamples', 'options', options, schemas.dotProductSamples);
     if (o.count === undefined) o.count = 2000;
-    if (o.seed === undefined) o.seed = 0;
+    if (o.seed === undefined) o.seed = 1;
     return call('dotProductSamples', 'raw_dot_product_samples', o);
   };
   api['histogram'] = function histogram(options) {

@@ -20,7 +20,7 @@ struct AttentionOptions {
     // general (keeps the variance of q.k near 1 whatever d_k), 1 otherwise.
     std::optional<Scalar> scale;
     ScoreParams params;      // missing parameters are drawn from seed
-    std::uint64_t seed = 0;  // for missing score parameters
+    std::uint64_t seed = 1;  // for missing score parameters
     Index hidden = 0;        // additive hidden width (0 = d_k)
     Mask mask;               // (n_q, n_k) or empty; true = may attend
     bool causal = false;     // query i sees keys 0..i only

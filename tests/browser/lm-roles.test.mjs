@@ -1,5 +1,5 @@
 // Browser test of the language model's yardsticks and head roles
-// (web/widgets/language-model.js on the repeats corpus): after 800 steps from
+// (web/widgets/language-model.js on the repeats corpus): after 500 steps from
 // the link, the halves' accuracy, the n-gram ladder, each head's role badge,
 // the samples written twice and the induction step are what this process's
 // own module computes for the same options and steps; one layer says why no
@@ -12,7 +12,7 @@ import { BATCH, CORPORA, ROLE_FORMED, SAMPLES } from '../../web/widgets/language
 import { assertShown, eventually, startBrowser, withPage } from './harness.mjs';
 
 const WIDGET = '[data-widget="language-model"]';
-const STEPS = 800;
+const STEPS = 500;
 let browser, att;
 
 before(async () => { [browser, att] = await Promise.all([startBrowser(), createAttention()]); });
@@ -102,7 +102,7 @@ test(`repeats, ${STEPS} steps of two layers from the link: the halves, the ladde
       assert.deepEqual(await page.locator(`${WIDGET} .lm-sample`).evaluateAll((items) => items.map((li) => li.dataset.twice)),
         samples.map((s) => String(twice(s))));
 
-      // the export: the ladder, the roles and the halves over training (the last at step 800)
+      // the export: the ladder, the roles and the halves over training (the last at step STEPS)
       const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`${WIDGET} [data-export="json"]`).click()]);
       const json = JSON.parse(readFileSync(await file.path(), 'utf8'));
       assert.deepEqual(json.ladder, ladder);

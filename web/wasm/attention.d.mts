@@ -108,7 +108,7 @@ export interface ScoreParams {
   v?: VectorLike;
   /** gaussian kernel width, > 0 (default 1) */
   sigma?: number;
-  /** seed of the deterministic initialiser (default 0): same numbers in every runtime */
+  /** seed of the deterministic initialiser (default 1): same numbers in every runtime */
   seed?: number;
   /** additive: width of the hidden layer (default: the rows of a given W, U or v, else d_k) */
   hidden?: number;
@@ -206,7 +206,7 @@ export interface SelfAttentionOptions extends ScoreOptions {
   dK?: number;
   /** width of V (default: that of projections.Wv when given, else dK) */
   dV?: number;
-  /** seed for the projections not given (default 0) */
+  /** seed for the projections not given (default 1) */
   seed?: number;
   projections?: Projections;
 }
@@ -232,6 +232,7 @@ export interface MultiHeadOptions extends MaskOptions {
   heads: number;
   /** width of the projections (default d_in) */
   dModel?: number;
+  /** seed for the projections not given (default 1) */
   seed?: number;
   /** per-head scale, default 1/sqrt(dModel / heads) */
   scale?: number;
@@ -259,7 +260,7 @@ export interface ConditionalOptions extends ScoreOptions {
   dK?: number;
   /** width of V (default dK) */
   dV?: number;
-  /** seed of every parameter: Wq, Wk, Wv and the fusion's P or Wf, bf (default 0) */
+  /** seed of every parameter: Wq, Wk, Wv and the fusion's P or Wf, bf (default 1) */
   seed?: number;
   /** the condition vector c (a label as one-hot, a style, ...) */
   condition: VectorLike;
@@ -494,9 +495,9 @@ export interface AttentionModule {
    * One vector per token (the same word, case-insensitively, gets the same
    * vector): entries with zero mean and unit variance. Illustrative: they carry no meaning.
    */
-  embedTokens(options: { tokens: string[]; d: number; seed?: number }): Matrix;
+  embedTokens(options: { tokens: string[]; d: number; /** default 1 */ seed?: number }): Matrix;
   /** Random q.k samples showing that the variance grows like d, and 1/sqrt(d) fixes it. */
-  dotProductSamples(options: { d: number; count?: number; seed?: number }): DotProductSamples;
+  dotProductSamples(options: { d: number; count?: number; /** default 1 */ seed?: number }): DotProductSamples;
   /** Counts of values in `bins` equal-width bins on [from, to] (bins: 1..10000, from < to). */
   histogram(options: { values: VectorLike; bins: number; from: number; to: number }): Histogram;
   /**
