@@ -1,5 +1,5 @@
 // Browser test of the language model's yardsticks and head roles
-// (web/widgets/language-model.js on the repeats corpus): after 500 steps from
+// (web/widgets/language-model.js on the repeats corpus): after 700 steps from
 // the link, the halves' accuracy, the n-gram ladder, each head's role badge,
 // the samples written twice and the induction step are what this process's
 // own module computes for the same options and steps; one layer says why no
@@ -12,7 +12,7 @@ import { BATCH, CORPORA, ROLE_FORMED, SAMPLES } from '../../web/widgets/language
 import { assertShown, eventually, startBrowser, withPage } from './harness.mjs';
 
 const WIDGET = '[data-widget="language-model"]';
-const STEPS = 500;
+const STEPS = 700;
 let browser, att;
 
 before(async () => { [browser, att] = await Promise.all([startBrowser(), createAttention()]); });
@@ -31,7 +31,7 @@ async function resting(page, step, timeout) {
 }
 
 // the widget's repeats model, trained here a step at a time; at(step, lm) is called after each step
-async function repeatsModel({ layers = 2, heads = 2 }, steps, at = () => {}) {
+async function repeatsModel({ layers = 2, heads = 4 }, steps, at = () => {}) {
   const spec = CORPORA.repeats;
   const corpus = await att.repeatsCorpus({ seed: 1 });
   const lm = await att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut.slice(0, spec.heldOut),
@@ -53,7 +53,7 @@ function roleOf(head) {
 }
 
 test(`repeats, ${STEPS} steps of two layers from the link: the halves, the ladder, the roles and the induction step are the core's`,
-  () => withPage(browser, `embed.html?widget=language-model&corpus=repeats&heads=2&steps=${STEPS}`, async ({ page }) => {
+  () => withPage(browser, `embed.html?widget=language-model&corpus=repeats&steps=${STEPS}`, async ({ page }) => {
     await resting(page, STEPS, 240000);
     const halvesBox = page.locator(`${WIDGET} .lm-halves`);
     const inductionAt = Number(await halvesBox.getAttribute('data-induction'));
@@ -75,7 +75,7 @@ test(`repeats, ${STEPS} steps of two layers from the link: the halves, the ladde
       const roles = lm.headRoles().heads;
       const shown = await page.locator(`${WIDGET} button.lm-head`).evaluateAll((bs) => bs.map((b) => ({
         role: b.dataset.role ?? null, scores: b.querySelector('.lm-head-scores').textContent })));
-      assert.equal(shown.length, 4);
+      assert.equal(shown.length, 2 * 4, 'layers × heads');
       roles.flat().forEach((head, k) => {
         assert.equal(shown[k].role, roleOf(head), `head ${k}: ${JSON.stringify(head)}`);
         assert.equal(shown[k].scores, `ind. ${head.induction.toFixed(2)} · prev. ${head.previous.toFixed(2)}`);
@@ -122,7 +122,7 @@ test('repeats with one layer: no induction head can form, and the widget says wh
     const said = await text(page, '.lm-halves');
     assert.match(said, /只有一层时，没有头能成为归纳头/);
     assert.equal(await page.locator(`${WIDGET} .lm-halves`).getAttribute('data-induction'), '');
-    const lm = await repeatsModel({ layers: 1 }, 20);
+    const lm = await repeatsModel({ layers: 1, heads: 2 }, 20);
     try {
       assert.equal(Number(await page.locator(`${WIDGET} .lm-halves`).getAttribute('data-second')), lm.halves().second.accuracy);
     } finally {

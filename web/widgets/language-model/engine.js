@@ -21,13 +21,13 @@
 // two head scores plotted over training: the poems' of lm.headScores on the
 // example, the others' roles of lm.headRoles (their definitions are there).
 // The repeats are not a file: att.repeatsCorpus makes them (seed 1, 4,000
-// texts); their smaller rate lets the induction head form (tests/node/lm-analysis.test.mjs).
+// texts); their smaller rate lets the induction head form for seeds 1-3 (tests/node/lm-induction.test.mjs).
 export const CORPORA = {
   poems: { file: 'data/quatrains.json', options: { context: 25, minCount: 3, learningRate: 0.01, warmup: 20 }, heldOut: 64, maxTokens: 24, period: 6,
     plots: ['previousLine', 'punctuation'] },
   names: { file: 'data/names.json', options: { context: 16, learningRate: 0.01, warmup: 20 }, heldOut: 200, maxTokens: 15, period: 0,
     plots: ['previous', 'first'] },
-  repeats: { file: null, options: { context: 24, learningRate: 7e-4, warmup: 50 }, heldOut: 200, maxTokens: 22, period: 0,
+  repeats: { file: null, options: { context: 24, learningRate: 5e-4, warmup: 50 }, heldOut: 200, maxTokens: 22, period: 0,
     plots: ['induction', 'previous'], halves: true },
   // the reader's text, split by the core (att.ownCorpus): lines, long ones in windows of 31 characters
   own: { file: null, own: true, options: { context: 32, minCount: 3, learningRate: 0.01, warmup: 20 }, heldOut: 200, maxTokens: 31, period: 0,
