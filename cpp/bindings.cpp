@@ -43,8 +43,8 @@ EMSCRIPTEN_BINDINGS(attention_encoder) {
     function("raw_encoder_delete", &raw_encoder_delete);
 }
 #elif defined(ATTN_MODULE_TRAINING)
-EMSCRIPTEN_BINDINGS(attention_training) {
-    declare_memory_stats();
+// the trainers' plain structs: options, a step, an evaluation, a gradient check
+static void declare_trainer_types() {
     value_object<attn::train::TrainerOptions>("TrainerOptions")
         .field("task", &attn::train::TrainerOptions::task)
         .field("seed", &attn::train::TrainerOptions::seed)
@@ -70,6 +70,17 @@ EMSCRIPTEN_BINDINGS(attention_training) {
         .field("step", &attn::train::NwStep::step)
         .field("loss", &attn::train::NwStep::loss)
         .field("width", &attn::train::NwStep::width);
+    value_object<attn::train::Evaluation>("TrainerEvaluation")
+        .field("loss", &attn::train::Evaluation::loss)
+        .field("accuracy", &attn::train::Evaluation::accuracy);
+    value_object<attn::train::GradientCheck>("GradientCheck")
+        .field("maxRelativeError", &attn::train::GradientCheck::max_relative_error)
+        .field("checked", &attn::train::GradientCheck::checked)
+        .field("worst", &attn::train::GradientCheck::worst);
+}
+
+// the language model's plain structs: a step, generation options, evaluations, the halves, the ladder, its info
+static void declare_language_model_types() {
     value_object<attn::train::LmStep>("LanguageModelStep")
         .field("step", &attn::train::LmStep::step)
         .field("loss", &attn::train::LmStep::loss)
@@ -80,13 +91,6 @@ EMSCRIPTEN_BINDINGS(attention_training) {
         .field("temperature", &attn::train::GenerateOptions::temperature)
         .field("topK", &attn::train::GenerateOptions::top_k)
         .field("seed", &attn::train::GenerateOptions::seed);
-    value_object<attn::train::Evaluation>("TrainerEvaluation")
-        .field("loss", &attn::train::Evaluation::loss)
-        .field("accuracy", &attn::train::Evaluation::accuracy);
-    value_object<attn::train::GradientCheck>("GradientCheck")
-        .field("maxRelativeError", &attn::train::GradientCheck::max_relative_error)
-        .field("checked", &attn::train::GradientCheck::checked)
-        .field("worst", &attn::train::GradientCheck::worst);
     value_object<attn::train::LmEvaluation>("LanguageModelEvaluation")
         .field("loss", &attn::train::LmEvaluation::loss)
         .field("unigramLoss", &attn::train::LmEvaluation::unigram_loss)
@@ -107,7 +111,12 @@ EMSCRIPTEN_BINDINGS(attention_training) {
         .field("vocab", &attn::train::LmInfo::vocab)
         .field("tokensPerStep", &attn::train::LmInfo::tokens_per_step)
         .field("steps", &attn::train::LmInfo::steps);
+}
 
+EMSCRIPTEN_BINDINGS(attention_training) {
+    declare_memory_stats();
+    declare_trainer_types();
+    declare_language_model_types();
     function("raw_trainer_create", &raw_trainer_create);
     function("raw_trainer_step", &raw_trainer_step);
     function("raw_trainer_evaluate", &raw_trainer_evaluate);

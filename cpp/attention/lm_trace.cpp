@@ -22,6 +22,28 @@ double rms_of(const std::vector<float>& x) {
     return x.empty() ? 0.0 : std::sqrt(sum / double(x.size()));
 }
 
+// the mean loss of the text's own characters, each predicted from the
+// positions before it; logits (m, vocab) row-major
+double text_loss(const std::vector<float>& logits, const std::vector<std::int32_t>& seq, Index vocab) {
+    const Index m = Index(seq.size());
+    double loss = 0;
+    std::vector<float> row(static_cast<size_t>(vocab));
+    for (Index i = 0; i + 1 < m; ++i) {
+        std::copy(logits.begin() + i * vocab, logits.begin() + (i + 1) * vocab, row.begin());
+        softmax_row(row.data(), vocab);
+        loss -= std::log(std::max(double(row[size_t(seq[size_t(i + 1)])]), 1e-30));
+    }
+    return m > 1 ? loss / double(m - 1) : 0.0;
+}
+
+// -sum p log p, in nats
+double entropy_of(const std::vector<float>& p) {
+    double entropy = 0;
+    for (float x : p)
+        if (x > 0) entropy -= double(x) * std::log(double(x));
+    return entropy;
+}
+
 }  // namespace
 
 Trace LanguageModel::trace(const std::string& text, const TraceOptions& o) {
@@ -81,23 +103,12 @@ Trace LanguageModel::trace(const std::string& text, const TraceOptions& o) {
     bias_vocab_.forward(m, store_.value(last(kBout)), logits.data());
     record("logits", 0, logits, vocab_);
 
-    // the text's own characters, each from the positions before it
-    double loss = 0;
-    std::vector<float> row(static_cast<size_t>(vocab_));
-    for (Index i = 0; i + 1 < m; ++i) {
-        std::copy(logits.begin() + i * vocab_, logits.begin() + (i + 1) * vocab_, row.begin());
-        softmax_row(row.data(), vocab_);
-        loss -= std::log(std::max(double(row[size_t(seq[size_t(i + 1)])]), 1e-30));
-    }
-    out.loss = m > 1 ? loss / double(m - 1) : 0.0;
+    out.loss = text_loss(logits, seq, vocab_);
     // the next token after the last position: softmax(logits / temperature)
     std::vector<float> p(logits.end() - vocab_, logits.end());
     const float inv = float(1.0 / o.temperature);
     for (float& x : p) x *= inv;
     softmax_row(p.data(), vocab_);
-    double entropy = 0;
-    for (float x : p)
-        if (x > 0) entropy -= double(x) * std::log(double(x));
     std::vector<std::int32_t> order(static_cast<size_t>(vocab_));
     std::iota(order.begin(), order.end(), 0);
     const Index top = std::min(kTraceTop, vocab_);
@@ -108,7 +119,7 @@ Trace LanguageModel::trace(const std::string& text, const TraceOptions& o) {
         out.next.tokens.push_back(token_text(order[size_t(i)]));
         out.next.probabilities.push_back(p[size_t(order[size_t(i)])]);
     }
-    out.entropy = entropy;
+    out.entropy = entropy_of(p);
     return out;
 }
 

@@ -63,6 +63,38 @@ function listen(nav, toggle, list, { isOpen, setOpen, mark }) {
   nav.addEventListener('focusout', (event) => { if (isOpen() && event.relatedTarget && !nav.contains(event.relatedTarget)) setOpen(false); });
 }
 
+// Keeps visible (a set of section ids) to the sections crossing the reading
+// line, a thin band a third of the way down the viewport, and calls changed()
+// after each change. Returns the observer, or null where there is none.
+function watchReadingLine(sections, visible, changed) {
+  if (typeof IntersectionObserver !== 'function') return null;
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) visible.add(entry.target.id);
+      else visible.delete(entry.target.id);
+    }
+    changed();
+  }, { rootMargin: '-33% 0px -66% 0px' });
+  for (const section of sections) observer.observe(section);
+  return observer;
+}
+
+// Holds target where it landed while the content above it grows, until the
+// reader scrolls, types or touches, or HOLD_MS have passed.
+function holdInPlace(target) {
+  const view = target.ownerDocument.defaultView;
+  if (!view?.ResizeObserver) return;
+  const landed = target.getBoundingClientRect().top;
+  const observer = new view.ResizeObserver(() => {
+    if (Math.abs(target.getBoundingClientRect().top - landed) > 1) target.scrollIntoView();
+  });
+  for (let above = target.previousElementSibling; above; above = above.previousElementSibling) observer.observe(above);
+  const done = new AbortController();
+  const release = () => { observer.disconnect(); done.abort(); };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) view.addEventListener(type, release, { signal: done.signal, passive: true });
+  view.setTimeout(release, HOLD_MS);
+}
+
 // nav: the <nav class="toc"> of index.html, holding .toc-toggle, .toc-list
 // and .toc-current. root: where the sections are (document by default).
 export function createToc(nav, { root = document } = {}) {
@@ -100,16 +132,7 @@ export function createToc(nav, { root = document } = {}) {
   function observe(sections) {
     observer?.disconnect();
     visible.clear();
-    if (typeof IntersectionObserver !== 'function') return;
-    // the reading line: a thin band a third of the way down the viewport
-    observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (entry.isIntersecting) visible.add(entry.target.id);
-        else visible.delete(entry.target.id);
-      }
-      pick();
-    }, { rootMargin: '-33% 0px -66% 0px' });
-    for (const section of sections) observer.observe(section);
+    observer = watchReadingLine(sections, visible, pick);
   }
 
   // (Re)builds the links from the sections present, with their titles now.
@@ -142,21 +165,7 @@ export function createToc(nav, { root = document } = {}) {
     if (!target) return;
     target.scrollIntoView();
     mark(id);
-    hold(target);
-  }
-
-  function hold(target) {
-    const view = target.ownerDocument.defaultView;
-    if (!view?.ResizeObserver) return;
-    const landed = target.getBoundingClientRect().top;
-    const observer = new view.ResizeObserver(() => {
-      if (Math.abs(target.getBoundingClientRect().top - landed) > 1) target.scrollIntoView();
-    });
-    for (let above = target.previousElementSibling; above; above = above.previousElementSibling) observer.observe(above);
-    const done = new AbortController();
-    const release = () => { observer.disconnect(); done.abort(); };
-    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) view.addEventListener(type, release, { signal: done.signal, passive: true });
-    view.setTimeout(release, HOLD_MS);
+    holdInPlace(target);
   }
 
   setOpen(false);

@@ -14,28 +14,36 @@ import { svg } from './svg.js';
 
 const SIZE = 320, PAD = 30;
 
-export function plane({ vectors, query, extent, step, circle = null, title = '', describe, onMove }) {
-  const unit = (SIZE / 2 - PAD) / extent;
-  const px = (x) => SIZE / 2 + x * unit, py = (y) => SIZE / 2 - y * unit;
-  const root = svg('svg', { class: 'plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE, role: 'group', 'aria-label': title });
-  root.append(svg('title', {}, title));
-  const head = (id, cls) => {
-    const marker = svg('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+// the arrowheads of the keys (id-key) and of the query (id-query)
+function arrowHeads(id) {
+  const head = (name, cls) => {
+    const marker = svg('marker', { id: name, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
     marker.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }));
     return marker;
   };
-  const id = `plane-${Math.random().toString(36).slice(2)}`;
   const defs = svg('defs');
   defs.append(head(`${id}-key`, 'plane-head-key'), head(`${id}-query`, 'plane-head-query'));
-  root.append(defs);
-  // the axes and a grid line at each whole unit
+  return defs;
+}
+
+// the axes and a grid line at each whole unit
+function gridLines(extent, px, py) {
   const grid = svg('g', { class: 'plane-grid', 'aria-hidden': 'true' });
   for (let v = -Math.floor(extent); v <= extent; v++) {
     grid.append(svg('line', { x1: px(v), y1: py(-extent), x2: px(v), y2: py(extent), class: v === 0 ? 'plane-axis' : '' }),
       svg('line', { x1: px(-extent), y1: py(v), x2: px(extent), y2: py(v), class: v === 0 ? 'plane-axis' : '' }));
   }
+  return grid;
+}
+
+export function plane({ vectors, query, extent, step, circle = null, title = '', describe, onMove }) {
+  const unit = (SIZE / 2 - PAD) / extent;
+  const px = (x) => SIZE / 2 + x * unit, py = (y) => SIZE / 2 - y * unit;
+  const root = svg('svg', { class: 'plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE, role: 'group', 'aria-label': title });
+  root.append(svg('title', {}, title));
+  const id = `plane-${Math.random().toString(36).slice(2)}`;
   const keys = svg('g', { 'aria-hidden': 'true' });
-  root.append(grid, keys);
+  root.append(arrowHeads(id), gridLines(extent, px, py), keys);
   const drawKeys = (list, radius) => {
     keys.replaceChildren();
     if (radius) keys.append(svg('circle', { class: 'plane-circle', cx: px(0), cy: py(0), r: radius * unit }));

@@ -69,23 +69,12 @@ export function compute(att, state) {
   return { options: modelOptions(state), settings: viewSettings(state), live: { snapshot: null, full: null } };
 }
 
-export function build(body, ctx) {
-  const { t } = ctx;
-  const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus, settings: null };
-  const { bar, play, one, reset } = trainingBar(t, () => view.controller);
-  // corpus=own: the reader's text; a new one retrains from step 0
-  const own = ownTextPanel(t, (text) => ctx.setState({ ownText: text }));
-  own.panel.hidden = true;
-  const status = element('p', 'lm-status');
-  status.dataset.field = 'status';
-  const note = element('p', 'lm-note', t.rich('fallbackNote'));
-  note.hidden = true;
-  const error = element('p', 'widget-error lm-error');
-  error.setAttribute('role', 'alert');
-  error.hidden = true;
+// The numbers and the curves: the stat grid, the loss plot and the corpus's
+// two head scores over training (captions set when drawn), the sentences on
+// the ladder, the halves and overfitting, the corpus and its sizes.
+function curvesPart(t) {
   const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['unigram', 'unigram'], ['rate', 'rate']]);
   const loss = plotFigure(t.rich('lossTitle'));
-  // the corpus's two head scores over training (captions set when drawn)
   const scores = [plotFigure(''), plotFigure('')];
   const plots = element('div', 'plot-grid');
   const scoreFigures = element('div', 'lm-score-figures');
@@ -100,6 +89,24 @@ export function build(body, ctx) {
   overfit.box.hidden = true;
   const source = element('p', 'lm-source small-note');
   const sizes = element('p', 'lm-sizes small-note');
+  return { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes };
+}
+
+export function build(body, ctx) {
+  const { t } = ctx;
+  const view = { data: null, full: null, drawn: 0, focus: ctx.state.focus, settings: null };
+  const { bar, play, one, reset } = trainingBar(t, () => view.controller);
+  // corpus=own: the reader's text; a new one retrains from step 0
+  const own = ownTextPanel(t, (text) => ctx.setState({ ownText: text }));
+  own.panel.hidden = true;
+  const status = element('p', 'lm-status');
+  status.dataset.field = 'status';
+  const note = element('p', 'lm-note', t.rich('fallbackNote'));
+  note.hidden = true;
+  const error = element('p', 'widget-error lm-error');
+  error.setAttribute('role', 'alert');
+  error.hidden = true;
+  const { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes } = curvesPart(t);
 
   const heads = element('div', 'lm-heads');
   const focusFigure = element('figure', 'lm-focus');
