@@ -13,6 +13,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace attn::js {
@@ -49,6 +50,19 @@ val step_result(const Step& r, const std::vector<double>& losses) {
     return out;
 }
 val from_strings(const std::vector<std::string>& xs);
+// an object of named values: object_of("dots", from_vec(d), "mean", m), set in that order
+inline void set_fields(val&) {}
+template <class T, class... Rest>
+void set_fields(val& out, const char* name, T&& value, Rest&&... rest) {
+    out.set(name, std::forward<T>(value));
+    set_fields(out, std::forward<Rest>(rest)...);
+}
+template <class... Fields>
+val object_of(Fields&&... fields) {
+    val out = val::object();
+    set_fields(out, std::forward<Fields>(fields)...);
+    return out;
+}
 val from_score_params(const ScoreParams& p, Score score);
 val from_projections(const Projections& W);
 // [head] -> Matrix

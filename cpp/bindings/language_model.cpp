@@ -75,23 +75,14 @@ val score_or_null(double x) { return std::isnan(x) ? val::null() : val(x); }
 
 // { previous, self, first, induction, line, best, score }
 val head_role(const train::HeadRole& r) {
-    val out = val::object();
-    out.set("previous", score_or_null(r.previous));
-    out.set("self", score_or_null(r.self));
-    out.set("first", score_or_null(r.first));
-    out.set("induction", score_or_null(r.induction));
-    out.set("line", score_or_null(r.line));
-    out.set("best", r.best);
-    out.set("score", score_or_null(r.score));
-    return out;
+    return object_of("previous", score_or_null(r.previous), "self", score_or_null(r.self),
+                     "first", score_or_null(r.first), "induction", score_or_null(r.induction),
+                     "line", score_or_null(r.line), "best", r.best, "score", score_or_null(r.score));
 }
 
 // { train: string[], heldOut: string[] }
 val text_corpus(const train::TextCorpus& corpus) {
-    val out = val::object();
-    out.set("train", from_strings(corpus.train));
-    out.set("heldOut", from_strings(corpus.held_out));
-    return out;
+    return object_of("train", from_strings(corpus.train), "heldOut", from_strings(corpus.held_out));
 }
 
 }  // namespace
@@ -133,20 +124,14 @@ val raw_lm_next(val o) {
 val raw_lm_attention(val o) {
     return guarded([&] {
         const train::AttentionMaps m = model_of(o).attention(o["text"].as<std::string>());
-        val out = val::object();
-        out.set("tokens", from_strings(m.tokens));
-        out.set("weights", from_maps(m.weights));
-        return out;
+        return object_of("tokens", from_strings(m.tokens), "weights", from_maps(m.weights));
     });
 }
 
 val raw_lm_head_scores(val o) {
     return guarded([&] {
         const train::HeadScores s = model_of(o).head_scores(o["text"].as<std::string>(), o["period"].as<double>());
-        val out = val::object();
-        out.set("previousLine", numbers(s.previous_line));
-        out.set("punctuation", numbers(s.punctuation));
-        return out;
+        return object_of("previousLine", numbers(s.previous_line), "punctuation", numbers(s.punctuation));
     });
 }
 

@@ -163,16 +163,10 @@ val raw_max_abs_difference(val o) {
 val raw_dot_and_kernel(val o) {
     return guarded([&] {
         const DotKernel r = dot_and_kernel(to_vec(o["query"]), to_mat(o["keys"]), o["equalLength"].as<bool>());
-        val out = val::object();
-        out.set("keys", from_mat(r.keys));
-        out.set("lengths", from_vec(r.lengths));
-        out.set("queryLength", r.query_length);
-        out.set("dot", from_vec(r.dot));
-        out.set("kernel", from_vec(r.kernel));
-        out.set("dotWeights", from_vec(r.dot_weights));
-        out.set("kernelWeights", from_vec(r.kernel_weights));
-        out.set("maxDifference", r.max_difference);
-        return out;
+        return object_of("keys", from_mat(r.keys), "lengths", from_vec(r.lengths), "queryLength", r.query_length,
+                         "dot", from_vec(r.dot), "kernel", from_vec(r.kernel),
+                         "dotWeights", from_vec(r.dot_weights), "kernelWeights", from_vec(r.kernel_weights),
+                         "maxDifference", r.max_difference);
     });
 }
 
@@ -222,10 +216,7 @@ val raw_dot_products(val o) {
 val raw_top_rows(val o) {
     return guarded([&] {
         const RowTop top = top_rows(to_mat(o["m"]));
-        val out = val::object();
-        out.set("index", from_indices(top.index));
-        out.set("value", from_vec(top.value));
-        return out;
+        return object_of("index", from_indices(top.index), "value", from_vec(top.value));
     });
 }
 
@@ -239,26 +230,17 @@ val raw_embed_tokens(val o) {
 val raw_dot_product_samples(val o) {
     return guarded([&] {
         const DotProductSamples s = dot_product_samples(o["d"].as<int>(), o["count"].as<int>(), to_seed(o["seed"]));
-        val out = val::object();
-        out.set("dots", from_vec(s.dots));
-        out.set("scaled", from_vec(s.scaled));
-        out.set("mean", s.mean);
-        out.set("variance", s.variance);
-        out.set("scaledMean", s.scaled_mean);
-        out.set("scaledVariance", s.scaled_variance);
-        return out;
+        return object_of("dots", from_vec(s.dots), "scaled", from_vec(s.scaled), "mean", s.mean,
+                         "variance", s.variance, "scaledMean", s.scaled_mean,
+                         "scaledVariance", s.scaled_variance);
     });
 }
 
 val raw_histogram(val o) {
     return guarded([&] {
         const Histogram h = histogram(to_vec(o["values"]), o["bins"].as<int>(), o["from"].as<float>(), o["to"].as<float>());
-        val out = val::object();
-        out.set("counts", val::global("Int32Array").new_(emscripten::typed_memory_view(h.counts.size(), h.counts.data())));
-        out.set("edges", from_vec(h.edges));
-        out.set("below", h.below);
-        out.set("above", h.above);
-        return out;
+        return object_of("counts", val::global("Int32Array").new_(emscripten::typed_memory_view(h.counts.size(), h.counts.data())),
+                         "edges", from_vec(h.edges), "below", h.below, "above", h.above);
     });
 }
 

@@ -80,26 +80,17 @@ val raw_trainer_evaluate(val o) { return guarded([&] { return val(live_of<Traine
 val raw_trainer_probe(val o) {
     return guarded([&] {
         const train::Probe p = live_of<Trainer>(o).trainer->probe();
-        val out = val::object();
-        out.set("input", int32_array(p.input));
-        out.set("target", int32_array(p.target));
-        out.set("prediction", int32_array(p.prediction));
-        out.set("weights", from_map_list(p.weights));
-        out.set("needed", from_mat(p.needed));
-        return out;
+        return object_of("input", int32_array(p.input), "target", int32_array(p.target),
+                         "prediction", int32_array(p.prediction), "weights", from_map_list(p.weights),
+                         "needed", from_mat(p.needed));
     });
 }
 
 val raw_trainer_parameters(val o) {
     return guarded([&] {
         const train::Parameters p = live_of<Trainer>(o).trainer->parameters();
-        val out = val::object();
-        out.set("embedding", from_mat(p.embedding));
-        out.set("Wq", from_mat(p.Wq));
-        out.set("Wk", from_mat(p.Wk));
-        out.set("Wv", from_mat(p.Wv));
-        out.set("Wo", from_mat(p.Wo));
-        return out;
+        return object_of("embedding", from_mat(p.embedding), "Wq", from_mat(p.Wq), "Wk", from_mat(p.Wk),
+                         "Wv", from_mat(p.Wv), "Wo", from_mat(p.Wo));
     });
 }
 
