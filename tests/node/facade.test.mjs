@@ -98,3 +98,30 @@ test('the core names its own arguments; each function says its own option names'
   assert.throws(() => att.selfAttention({ input: [[1, 2], [3, 4]], validLength: 3 }),
                 /^AttentionError: selfAttention: validLength must be between 0 and the number of keys \(2\), got 3$/);
 });
+
+test('one default seed: every seed left out is 1, in every function and handle that draws', async () => {
+  const X = randomMatrix(4, 6, random(7));
+  const same = (a, b, what) => assert.deepEqual(Array.from(a.data), Array.from(b.data), what);
+  const other = (a, b, what) => assert.notDeepEqual(Array.from(a.data), Array.from(b.data), what);
+  same(att.embedTokens({ tokens: ['a', 'b'], d: 4 }), att.embedTokens({ tokens: ['a', 'b'], d: 4, seed: 1 }), 'embedTokens');
+  other(att.embedTokens({ tokens: ['a', 'b'], d: 4 }), att.embedTokens({ tokens: ['a', 'b'], d: 4, seed: 0 }), 'a seed changes the draw');
+  same(att.selfAttention({ input: X, dK: 3 }).output, att.selfAttention({ input: X, dK: 3, seed: 1 }).output, 'selfAttention');
+  same(att.crossAttention({ input: X, memory: X, dK: 3 }).output, att.crossAttention({ input: X, memory: X, dK: 3, seed: 1 }).output, 'crossAttention');
+  same(att.multiHeadAttention({ input: X, heads: 2 }).output, att.multiHeadAttention({ input: X, heads: 2, seed: 1 }).output, 'multiHeadAttention');
+  same(att.conditionalAttention({ input: X, condition: [1, 0, 0, 0, 0, 0] }).output,
+    att.conditionalAttention({ input: X, condition: [1, 0, 0, 0, 0, 0], seed: 1 }).output, 'conditionalAttention');
+  assert.deepEqual(Array.from(att.dotProductSamples({ d: 4, count: 10 }).dots), Array.from(att.dotProductSamples({ d: 4, count: 10, seed: 1 }).dots), 'dotProductSamples');
+  // the score parameters attention() draws when none are given
+  const scored = (params) => att.attention({ query: X, key: X, value: X, score: 'additive', params }).weights;
+  same(scored({ hidden: 5 }), scored({ hidden: 5, seed: 1 }), 'attention, additive');
+  other(scored({ hidden: 5 }), scored({ hidden: 5, seed: 0 }), 'attention, another seed');
+  // the trainer and the language model (their held-out sets and parameters come from the seed)
+  const [t1, t2] = [await att.createTrainer(), await att.createTrainer({ seed: 1 })];
+  same(t1.parameters().Wq, t2.parameters().Wq, 'createTrainer');
+  t1.delete(); t2.delete();
+  const texts = ['abc', 'abd', 'bcd', 'cab'];
+  const [l1, l2] = [await att.createLanguageModel({ texts, heldOut: texts, layers: 1, heads: 1, dModel: 8 }), await att.createLanguageModel({ texts, heldOut: texts, layers: 1, heads: 1, dModel: 8, seed: 1 })];
+  same(l1.parameters().embedding, l2.parameters().embedding, 'createLanguageModel');
+  assert.equal(l1.generate({ maxTokens: 6 }), l2.generate({ maxTokens: 6, seed: 1 }), 'generate');
+  l1.delete(); l2.delete();
+});
