@@ -79,6 +79,9 @@ test('names, 100 steps from the link: the core\'s losses, below the unigram base
   await resting(page, 100);
   const want = await expected({ prefix: 'Mar' }, 100);
   await assertLosses(page, want, 'step 100');
+  // the panel for the reader's own text belongs to corpus=own only
+  assert.equal(await page.locator(`${WIDGET} .lm-own`).count(), 1);
+  assert.equal(await page.locator(`${WIDGET} .lm-own`).isVisible(), false, 'no own-text panel on the names');
   assert.ok(want.heldLoss < 0.8 * want.unigram, `learned beyond letter frequencies: ${want.heldLoss} against ${want.unigram}`);
   assert.deepEqual(await sampleTexts(page), want.samples, 'the names it writes, seeds 1–6');
   const known = await page.locator(`${WIDGET} .lm-sample`).evaluateAll((items) => items.map((li) => li.dataset.known));
