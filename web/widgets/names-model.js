@@ -5,8 +5,10 @@
 // a link shows the same numbers.
 //
 //   const keeper = modelKeeper();
-//   const lm = await keeper.model(att, layers);   trained, kept until the size changes
-//   keeper.dispose();                             its model deleted (and a training in progress stopped)
+//   const lm = await keeper.model(att, layers);   trained, kept until the size changes; one model
+//                                                 per module and size, whichever keeper asked first
+//   keeper.dispose();                             let go: the last keeper's dispose deletes the model
+//                                                 (and stops a training in progress)
 import { assetUrl } from '../runtime/assets.js';
 import { nextTask } from '../runtime/timing.js';
 import { CORPORA, loadCorpus } from './language-model/engine.js';
@@ -32,25 +34,38 @@ async function trained(att, layers, stopped) {
   return lm;
 }
 
+// The models trained here, shared by every keeper of the same module and
+// size (the transformer-block and generation sections read one model):
+// [{ att, layers, promise, stop, users }]. The last keeper to let one go deletes it.
+const shared = [];
+
 export function modelKeeper() {
-  let kept = null;  // { layers, promise, stop }
-  const drop = () => {
-    if (!kept) return;
-    const { promise } = kept;
-    kept.stop = true;
-    promise.then((lm) => lm.delete(), () => {});
-    kept = null;
+  let held = null;
+  const release = () => {
+    const entry = held;
+    held = null;
+    if (!entry || --entry.users > 0) return;
+    if (shared.includes(entry)) shared.splice(shared.indexOf(entry), 1);
+    entry.stop = true;
+    entry.promise.then((lm) => lm.delete(), () => {});
   };
   return {
     model(att, layers) {
-      if (kept?.layers !== layers) {
-        drop();
-        const entry = { layers, stop: false };
-        entry.promise = trained(att, layers, () => entry.stop);
-        kept = entry;
+      if (held?.att !== att || held.layers !== layers) {
+        release();
+        let entry = shared.find((e) => e.att === att && e.layers === layers);
+        if (!entry) {
+          entry = { att, layers, stop: false, users: 0 };
+          entry.promise = trained(att, layers, () => entry.stop);
+          // a training that failed is not shared: the next keeper tries again
+          entry.promise.catch(() => { if (shared.includes(entry)) shared.splice(shared.indexOf(entry), 1); });
+          shared.push(entry);
+        }
+        entry.users++;
+        held = entry;
       }
-      return kept.promise;
+      return held.promise;
     },
-    dispose: drop,
+    dispose: release,
   };
 }
