@@ -27,7 +27,7 @@ export const CORPORA = {
     plots: ['previousLine', 'punctuation'] },
   names: { file: 'data/names.json', options: { context: 16, learningRate: 0.01, warmup: 20 }, heldOut: 200, maxTokens: 15, period: 0,
     plots: ['previous', 'first'] },
-  repeats: { file: null, options: { context: 24, learningRate: 5e-4, warmup: 50 }, heldOut: 200, maxTokens: 22, period: 0,
+  repeats: { file: null, options: { context: 24, learningRate: 6e-4, warmup: 50 }, heldOut: 200, maxTokens: 22, period: 0,
     plots: ['induction', 'previous'], halves: true },
   // the reader's text, split by the core (att.ownCorpus): lines, long ones in windows of 31 characters
   own: { file: null, own: true, options: { context: 32, minCount: 3, learningRate: 0.01, warmup: 20 }, heldOut: 200, maxTokens: 31, period: 0,
