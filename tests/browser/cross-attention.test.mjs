@@ -151,8 +151,11 @@ test('learned projections: the date model\'s map before and after training, the 
     assert.ok(verdict.includes(`${(100 * want.accuracy).toFixed(1)}% after`), verdict);
     assert.ok(await page.locator(`${W} .ca-sentences`).isHidden(), 'the sentence maps are hidden');
     assert.ok(await page.locator(W).getByLabel('Target sentence (gives Q)', { exact: true }).isDisabled());
+    // and look it: the boxes' controls greyed as the other sentence controls are
+    assert.deepEqual(await page.locator(`${W} .control:has(input[type="text"])`).evaluateAll((boxes) => boxes.map((b) => b.classList.contains('is-disabled'))), [true, true]);
     // back to random projections: the sentence maps again
     await page.locator(W).getByLabel('Random (sentences)', { exact: true }).check();
     await assertMap(page, expected('i have a dream', '我有一个梦想', { seed: 2 }), 'cross', 'random again');
     assert.ok(await page.locator(`${W} .ca-learned`).isHidden());
+    assert.deepEqual(await page.locator(`${W} .control:has(input[type="text"])`).evaluateAll((boxes) => boxes.map((b) => b.classList.contains('is-disabled'))), [false, false]);
   }));

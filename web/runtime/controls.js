@@ -133,6 +133,8 @@ function textControl(control, t, onInput) {
       // never move the caret while the user types: only write a value that differs
       if (input.value !== state[control.key]) input.value = state[control.key];
       input.disabled = !enabledIn(control, state);
+      box.classList.toggle('is-disabled', input.disabled);
+      for (const button of presets?.children ?? []) button.disabled = input.disabled;
     },
   };
 }
