@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace attn::train {
 
@@ -76,17 +75,13 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
 // split, the unknown token (1).
 void LanguageModel::build_vocabulary(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held,
                                      Index min_count) {
-    std::map<std::uint32_t, Index> counts;
     double characters = 0;
-    for (const CodePoints& text : train) {
-        for (std::uint32_t cp : text) ++counts[cp];
-        characters += double(text.size());
-    }
+    for (const CodePoints& text : train) characters += double(text.size());
     require(characters > 0, "texts must hold at least one character");
     std::vector<std::uint32_t> kept;
     double kept_characters = 0;
-    for (const auto& [cp, count] : counts) {
-        if (count >= min_count) {
+    for (const auto& [cp, count] : character_counts(train)) {
+        if (count >= double(min_count)) {
             kept.push_back(cp);
             kept_characters += double(count);
         } else {

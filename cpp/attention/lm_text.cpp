@@ -6,6 +6,7 @@
 #include "attention/utf8.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace attn::train {
 
@@ -99,6 +100,13 @@ TextCorpus repeats_corpus(const RepeatsOptions& o) {
     return out;
 }
 
+std::vector<std::pair<std::uint32_t, double>> character_counts(const std::vector<std::vector<std::uint32_t>>& texts) {
+    std::map<std::uint32_t, double> counts;
+    for (const auto& text : texts)
+        for (std::uint32_t cp : text) counts[cp] += 1;
+    return {counts.begin(), counts.end()};
+}
+
 namespace {
 // a space, a tab, a carriage return, a form feed or a vertical tab (not a line break)
 bool is_blank(std::uint32_t cp) { return cp == ' ' || cp == '\t' || cp == '\r' || cp == '\f' || cp == '\v'; }
@@ -142,17 +150,10 @@ TextCorpus own_corpus(const std::string& text, const OwnOptions& o) {
     TextCorpus out;
     for (size_t k = 0; k < texts.size(); ++k) (k % 10 == 9 ? out.held_out : out.train).push_back(texts[k]);
     // the characters the model keeps: those seen min_count times or more in the training texts
-    std::vector<std::uint32_t> seen;
-    for (const std::string& t : out.train)
-        for (std::uint32_t cp : code_points_of(t)) seen.push_back(cp);
-    std::sort(seen.begin(), seen.end());
+    std::vector<std::vector<std::uint32_t>> train;
+    for (const std::string& t : out.train) train.push_back(code_points_of(t));
     Index kept = 0;
-    for (size_t i = 0; i < seen.size();) {
-        size_t j = i;
-        while (j < seen.size() && seen[j] == seen[i]) ++j;
-        kept += Index(j - i) >= min_count;
-        i = j;
-    }
+    for (const auto& [cp, count] : character_counts(train)) kept += count >= double(min_count);
     require(double(kept) <= kOwnMaxVocab,
             "the text has " + std::to_string(kept) + " distinct characters seen " + std::to_string(min_count) +
                 " times or more; the model's vocabulary takes at most " + std::to_string(Index(kOwnMaxVocab)));

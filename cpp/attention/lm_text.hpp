@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attn::train {
@@ -14,6 +15,9 @@ inline const char* const kUnknownText = "\uFFFD";   // �: the unknown token, f
 // Every UTF-8 sequence as code points; an invalid byte becomes U+FFFD.
 std::vector<std::uint32_t> code_points_of(const std::string& text);
 std::string utf8_of(std::uint32_t code_point);
+// How often each character occurs in the texts, by code point in increasing
+// order: the count the vocabulary keeps a character by (min_count).
+std::vector<std::pair<std::uint32_t, double>> character_counts(const std::vector<std::vector<std::uint32_t>>& texts);
 // One of the punctuation marks ，。！？、；：,.!?;: ?
 bool is_punctuation(std::uint32_t code_point);
 
