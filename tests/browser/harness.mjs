@@ -122,11 +122,12 @@ export function assertClean(log, origin) {
 // Retries check() (sync or async) until it returns true; throws after timeout ms.
 // For values that a page updates asynchronously; assert the final values afterwards.
 export async function eventually(check, { timeout = 5000, interval = 25, message = 'condition' } = {}) {
-  const end = Date.now() + timeout;
+  const start = Date.now(), end = start + timeout;
   for (;;) {
     if (await check()) return;
     if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${message}`);
-    await new Promise((done) => setTimeout(done, interval));
+    // a long wait (a model training) polls less often: at most a tenth of the time waited late
+    await new Promise((done) => setTimeout(done, Math.max(interval, Math.min(250, (Date.now() - start) / 10))));
   }
 }
 
@@ -241,7 +242,16 @@ export function installHelpers() {
       await wait();
     }
   };
-  const idle = (root) => until(() => root.getAttribute('aria-busy') !== 'true', tick, `${root.dataset.widget} busy`);
+  // woken by the attribute's change, not by polling: a poll by message would
+  // keep a core busy while a worker builds a model
+  const idle = (root) => new Promise((done, fail) => {
+    const free = () => root.getAttribute('aria-busy') !== 'true';
+    if (free()) { done(); return; }
+    const watch = new MutationObserver(() => { if (free()) { finish(); done(); } });
+    const timer = setTimeout(() => { finish(); fail(new Error(`timed out: ${root.dataset.widget} busy`)); }, 60000);
+    const finish = () => { watch.disconnect(); clearTimeout(timer); };
+    watch.observe(root, { attributes: true, attributeFilter: ['aria-busy'] });
+  });
   const ready = async (root) => {
     root.scrollIntoView({ block: 'center' });
     await until(() => root.dataset.ready === 'true', () => sleep(10), `${root.dataset.widget} ready`);

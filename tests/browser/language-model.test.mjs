@@ -3,7 +3,7 @@
 // character's distribution) is what this process's own module computes for
 // the same options, corpus file and steps; the names model beats the unigram
 // baseline after 100 steps, and the widget names the count model it passed and the poems model writes quatrains with the form;
-// a small poems model overfits by step 800 and the widget says so;
+// a small model learns a pasted text by heart by step 600 and the widget says so;
 // one thumbnail per head, a click focuses it and goes into the URL; an unknown
 // character is a visible error; Train and pause in the Web Worker; Chinese at
 // 375 px; the exports.
@@ -161,10 +161,12 @@ test('Train and pause in the Web Worker; the link with those steps shows the sam
   await again.page.close();
 });
 
-test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with the form, and the head scores are drawn', () => withPage(browser, 'embed.html?widget=language-model&lang=zh&steps=100', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
+// (2 heads and dModel 32: half the default model's cost a step, on the poems'
+// large vocabulary; the default model's form is tests/node/language-model.test.mjs's)
+test('poems in Chinese at 375 px: 100 steps of a 2 × 2-head model write the core\'s quatrains, with the form, and the head scores are drawn', () => withPage(browser, 'embed.html?widget=language-model&lang=zh&heads=2&dModel=32&steps=100', { viewport: { width: 375, height: 800 } }, async ({ page }) => {
   await ready(page);
   await resting(page, 100, 120000);
-  const want = await expected({ corpus: 'poems' }, 100);
+  const want = await expected({ corpus: 'poems', heads: 2, dModel: 32 }, 100);
   await assertLosses(page, want, 'poems, step 100');
   const poems = await sampleTexts(page);
   assert.deepEqual(poems, want.samples, 'the poems it writes, seeds 1–6');
@@ -181,22 +183,27 @@ test('poems in Chinese at 375 px: 100 steps write the core\'s quatrains, with th
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'fits 375 px');
 }));
 
-// A small model (1 layer, 2 heads, dModel 32) overfits the poems sooner than
-// the default one: its held-out loss is lowest near step 350 and 0.15 nats
-// higher at step 800, while its batch loss goes on falling (a third of the
-// default model's cost per step). The sentence is checked against the curves
-// the widget exports (every batch loss and held-out evaluation), computed here
-// by the rule its text states; that those curves are the core's own numbers
-// is what the names test above and the exports test below check.
-const OVERFIT_STEPS = 800;
-test('poems, 800 steps of a small model from the link: the held-out loss rises while the batch loss falls, and the widget says so with its curves\' numbers', () => withPage(browser, `embed.html?widget=language-model&corpus=poems&layers=1&heads=2&dModel=32&steps=${OVERFIT_STEPS}`, async ({ page }) => {
+// A small model (1 layer, 2 heads, dModel 32) on a pasted text of 257
+// training lines (the Declaration of Independence) learns them by heart within
+// a few hundred steps: its held-out loss is lowest near step 150 (2.40) and
+// 2.0 nats higher at step 600, while its batch loss goes on falling (5 ms a
+// step, a sixth of the same model on the poems, which needs 800 steps to rise
+// 0.15). The sentence is checked against the curves the widget exports (every
+// batch loss and held-out evaluation), computed here by the rule its text
+// states; that those curves are the core's own numbers is what the names test
+// above and the exports test below check.
+const OVERFIT_STEPS = 600;
+test(`a pasted text, ${OVERFIT_STEPS} steps of a small model from the link: the held-out loss rises while the batch loss falls, and the widget says so with its curves' numbers`, () => withPage(browser, `embed.html?widget=language-model&corpus=own&layers=1&heads=2&dModel=32&steps=${OVERFIT_STEPS}`, async ({ page }) => {
   await ready(page);
+  const own = page.locator(`${WIDGET} .lm-own`);
+  await own.locator('textarea').fill(readFileSync(new URL('../node/fixtures/declaration.txt', import.meta.url), 'utf8'));
+  await own.locator('button[data-action="own-use"]').click();
   await resting(page, OVERFIT_STEPS, 180000);
   const box = page.locator(`${WIDGET} [data-part="overfit"]`);
   assert.ok(await box.isVisible(), 'the overfitting note');
   const from = Number(await box.getAttribute('data-from'));
   const said = (await box.textContent()).replace(/\u00a0/g, ' ');
-  const m = said.match(/Since step ([\d,]+) the held-out loss has risen from (\d\.\d+) to (\d\.\d+) \(step 800\) while the batch loss went on falling/);
+  const m = said.match(/Since step ([\d,]+) the held-out loss has risen from (\d\.\d+) to (\d\.\d+) \(step 600\) while the batch loss went on falling/);
   assert.ok(m, said);
   assert.equal(Number(m[1].replace(/,/g, '')), from);
   // the curves, as exported: step, batch loss, held-out loss (at its evaluations), unigram loss
@@ -205,7 +212,8 @@ test('poems, 800 steps of a small model from the link: the held-out loss rises w
   const batch = rows.filter((r) => r[1] !== '').map((r) => Number(r[1]));
   const held = rows.filter((r) => r[2] !== '').map((r) => ({ step: Number(r[0]), loss: Number(r[2]) }));
   assert.equal(batch.length, OVERFIT_STEPS, 'a batch loss per step');
-  assert.ok(held.length >= 5 && held.every((e) => Number.isFinite(e.loss)), `${held.length} held-out evaluations`);
+  // at most one evaluation a second while training: step 0, at least one between, the last
+  assert.ok(held.length >= 3 && held.every((e) => Number.isFinite(e.loss)), `${held.length} held-out evaluations`);
   const lowest = held.reduce((low, e) => (e.loss < low.loss ? e : low));
   const last = held.at(-1);
   assert.equal(lowest.step, from, 'the step named is that of the lowest held-out loss');
@@ -215,7 +223,7 @@ test('poems, 800 steps of a small model from the link: the held-out loss rises w
   assertShown(m[3], last.loss, 3, `held-out loss at step ${OVERFIT_STEPS}`);
   assert.ok(last.loss - lowest.loss >= 0.05, `${lowest.loss} -> ${last.loss}`);
   // "while the batch loss went on falling": the mean of the 50 batch losses before each evaluation
-  const meanBefore = (step) => batch.slice(step - 50, step).reduce((a, b) => a + b) / 50;
+  const meanBefore = (step) => batch.slice(Math.max(0, step - 50), step).reduce((a, b, _, all) => a + b / all.length, 0);
   assert.ok(meanBefore(OVERFIT_STEPS) < meanBefore(from), `batch loss ${meanBefore(from)} -> ${meanBefore(OVERFIT_STEPS)}`);
   assertShown(await text(page, 'heldLoss'), last.loss, 3, 'the held-out loss shown');
 }));

@@ -1,7 +1,7 @@
 // What a trained language model's heads do and the yardsticks of its loss,
 // through the public API: att.repeatsCorpus, att.ownCorpus, lm.headRoles,
 // lm.halves and lm.baselines (the models trained on the repeats to induction:
-// lm-induction.test.mjs, a file of its own so that the two run side by side).
+// induction.test.mjs, a file of its own so that the two run side by side).
 // - the repeats corpus: seeded, each text a string of distinct characters written twice;
 // - the roles and the halves on a small model, against its own maps;
 // - the n-gram ladder equals a plain count model written here, on a small corpus

@@ -21,7 +21,7 @@
 // two head scores plotted over training: the poems' of lm.headScores on the
 // example, the others' roles of lm.headRoles (their definitions are there).
 // The repeats are not a file: att.repeatsCorpus makes them (seed 1, 4,000
-// texts); their smaller rate lets the induction head form for seeds 1-3 (tests/node/lm-induction.test.mjs).
+// texts); their smaller rate lets the induction head form for seeds 1-3 (tests/node/induction.test.mjs).
 export const CORPORA = {
   poems: { file: 'data/quatrains.json', options: { context: 25, minCount: 3, learningRate: 0.01, warmup: 20 }, heldOut: 64, maxTokens: 24, period: 6,
     plots: ['previousLine', 'punctuation'] },
@@ -60,16 +60,32 @@ export function loadCorpus(url) {
   return corpora.get(url);
 }
 
-// the repeats corpus, as a corpus file would describe it
-async function generated(att) {
-  const { train, heldOut } = await att.repeatsCorpus({ seed: 1 });
-  return { name: 'repeats', source: 'att.repeatsCorpus', license: '', train, heldOut };
+// the repeats corpus, as a corpus file would describe it: made once per module
+const repeats = new WeakMap();  // att -> Promise<corpus>
+function generated(att) {
+  if (!repeats.has(att)) {
+    repeats.set(att, att.repeatsCorpus({ seed: 1 }).then(({ train, heldOut }) => ({ name: 'repeats', source: 'att.repeatsCorpus', license: '', train, heldOut })));
+  }
+  return repeats.get(att);
 }
 
-// the reader's text as a corpus, or the core's reason why not (an Error)
+// the reader's text as a corpus, or the core's reason why not (an Error); the
+// last text's is kept, so that another model size does not split it again
+let lastOwn = { text: null, corpus: null };
 async function ownCorpus(att, text, spec) {
-  const { train, heldOut } = await att.ownCorpus(text ?? '', { context: spec.options.context, minCount: spec.options.minCount });
-  return { name: 'own', source: '', license: '', train, heldOut };
+  if (lastOwn.text !== (text ?? '')) {
+    const { train, heldOut } = await att.ownCorpus(text ?? '', { context: spec.options.context, minCount: spec.options.minCount });
+    lastOwn = { text: text ?? '', corpus: { name: 'own', source: '', license: '', train, heldOut } };
+  }
+  return lastOwn.corpus;
+}
+
+// The n-gram ladder depends on the corpus alone (its texts and the corpus's
+// options), not on the model's size or seed: counted by the core once per corpus.
+const ladders = new WeakMap();  // corpus -> [{ order, loss, k }]
+function ladderOf(corpus, lm) {
+  if (!ladders.has(corpus)) ladders.set(corpus, lm.baselines().ladder);
+  return ladders.get(corpus);
 }
 
 const copyMatrix = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
@@ -108,7 +124,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
       });
       dispose();  // a reset that overtook this one may have made a model meanwhile
       Object.assign(e, { lm: made, example: e.corpus.heldOut[0], losses: [], evaluations: [], scores: [], roles: [], halves: [],
-        baselines: made.baselines().ladder, step: 0, tokens: 0, trainMs: 0, unigram: NaN });
+        baselines: ladderOf(e.corpus, made), step: 0, tokens: 0, trainMs: 0, unigram: NaN });
     },
     step() {
       const start = now();
