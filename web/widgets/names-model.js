@@ -5,10 +5,13 @@
 // a link shows the same numbers.
 //
 //   const keeper = modelKeeper();
-//   const lm = await keeper.model(att, layers);   trained, kept until the size changes; one model
-//                                                 per module and size, whichever keeper asked first
-//   keeper.dispose();                             let go: the last keeper's dispose deletes the model
-//                                                 (and stops a training in progress)
+//   const lm = await keeper.model(att, layers);   trained once per module and size, whichever keeper
+//                                                 asks first, and kept: a language switch (which mounts
+//                                                 the sections again) or a size chosen again does not
+//                                                 train it again (1 to 4 layers: at most four models,
+//                                                 under 1 MB each with their optimiser's state)
+//   keeper.dispose();                             let go; a training that no keeper waits for any more
+//                                                 stops, and its model is deleted
 import { assetUrl } from '../runtime/assets.js';
 import { nextTask } from '../runtime/timing.js';
 import { CORPORA, loadCorpus } from './language-model/engine.js';
@@ -36,7 +39,7 @@ async function trained(att, layers, stopped) {
 
 // The models trained here, shared by every keeper of the same module and
 // size (the transformer-block and generation sections read one model):
-// [{ att, layers, promise, stop, users }]. The last keeper to let one go deletes it.
+// [{ att, layers, promise, stop, trained, users }].
 const shared = [];
 
 export function modelKeeper() {
@@ -44,7 +47,8 @@ export function modelKeeper() {
   const release = () => {
     const entry = held;
     held = null;
-    if (!entry || --entry.users > 0) return;
+    if (!entry || --entry.users > 0 || entry.trained) return;
+    // still training, and nobody waits for it
     if (shared.includes(entry)) shared.splice(shared.indexOf(entry), 1);
     entry.stop = true;
     entry.promise.then((lm) => lm.delete(), () => {});
@@ -55,10 +59,12 @@ export function modelKeeper() {
         release();
         let entry = shared.find((e) => e.att === att && e.layers === layers);
         if (!entry) {
-          entry = { att, layers, stop: false, users: 0 };
+          entry = { att, layers, stop: false, trained: false, users: 0 };
           entry.promise = trained(att, layers, () => entry.stop);
-          // a training that failed is not shared: the next keeper tries again
-          entry.promise.catch(() => { if (shared.includes(entry)) shared.splice(shared.indexOf(entry), 1); });
+          entry.promise.then(() => { entry.trained = !entry.stop; }, () => {
+            // a training that failed is not shared: the next keeper tries again
+            if (shared.includes(entry)) shared.splice(shared.indexOf(entry), 1);
+          });
           shared.push(entry);
         }
         entry.users++;
