@@ -93,6 +93,14 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
       gradientCheck: (fn, handle) => call(fn, 'raw_lm_gradient_check', { handle }),
       vocabulary: (fn, handle) => call(fn, 'raw_lm_vocabulary', { handle }),
       parameters: (fn, handle) => call(fn, 'raw_lm_parameters', { handle }),
+      // the tensors named (as parameters() names them; the others keep theirs) set to the matrices given
+      setParameters: (fn, handle, tensors) => {
+        if (tensors === null || typeof tensors !== 'object' || Array.isArray(tensors) || ArrayBuffer.isView(tensors))
+          checks.fail(fn, 'tensors must be an object { name: matrix } as parameters() gives, got ' + checks.describe(tensors));
+        const names = Object.keys(tensors);
+        if (names.length === 0) checks.fail(fn, 'tensors is empty: name at least one tensor of parameters()');
+        call(fn, 'raw_lm_set_parameters', { handle, names, values: names.map((name) => kinds.matrix(fn, name, tensors[name])) });
+      },
     });
     return described;
   }

@@ -150,6 +150,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("raw_lm_vocabulary", &raw_lm_vocabulary);
     function("raw_lm_info", &raw_lm_info);
     function("raw_lm_parameters", &raw_lm_parameters);
+    function("raw_lm_set_parameters", &raw_lm_set_parameters);
     function("raw_lm_delete", &raw_lm_delete);
 }
 #else

@@ -287,6 +287,21 @@ Index LanguageModel::fill_batch(Rng& rng, std::int32_t* tokens, std::int32_t* ta
     return length;
 }
 
+void LanguageModel::set_parameters(const std::vector<std::string>& names, const std::vector<Mat>& values) {
+    require(names.size() == values.size(), "set_parameters: as many values as names");
+    std::vector<Index> which;
+    for (size_t k = 0; k < names.size(); ++k) {
+        Index i = 0;
+        while (i < store_.count() && store_.tensor(i).name != names[k]) ++i;
+        require(i < store_.count(), "no tensor \"" + names[k] + "\" in this model (parameters() names them)");
+        store_.require_shape(i, values[k]);
+        require_finite(values[k], names[k]);
+        which.push_back(i);
+    }
+    for (size_t k = 0; k < names.size(); ++k) store_.set(which[k], values[k]);
+    decoding_.live = false;  // the cache holds keys and values of the old weights
+}
+
 void LanguageModel::peek_batch(std::vector<std::int32_t>& tokens, std::vector<std::int32_t>& targets) {
     Rng copy = batches_;
     tokens.assign(size_t(batch_ * n_), 0);

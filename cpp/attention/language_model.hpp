@@ -265,6 +265,11 @@ public:
     VocabularyInfo vocabulary() const;
     LmInfo info() const;
     const ParameterStore& parameters() const { return store_; }
+    // replaces the values of the tensors named, as parameters() names them (the
+    // others keep theirs): a model trained elsewhere on the same texts and options.
+    // Every name, shape and value is checked before any is written; the
+    // optimiser's moments and the step count stay.
+    void set_parameters(const std::vector<std::string>& names, const std::vector<Mat>& values);
 
     // ---- for tests and tools -------------------------------------------------
     // The token ids of a text (no boundaries); throws for a character not in the

@@ -59,11 +59,14 @@ public:
         const Tensor& t = tensor(i);
         return Eigen::Map<const Mat>(grad(i), t.rows, t.cols);
     }
-    void set(Index i, const MatRef& m) {
+    void require_shape(Index i, const MatRef& m) const {
         const Tensor& t = tensor(i);
         require(m.rows() == t.rows && m.cols() == t.cols,
                 t.name + " must have shape " + shape(t.rows, t.cols) + ", got " + shape(m));
-        Eigen::Map<Mat>(value(i), t.rows, t.cols) = m;
+    }
+    void set(Index i, const MatRef& m) {
+        require_shape(i, m);
+        Eigen::Map<Mat>(value(i), m.rows(), m.cols()) = m;
     }
 
 private:

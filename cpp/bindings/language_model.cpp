@@ -238,6 +238,18 @@ val raw_lm_parameters(val o) {
     });
 }
 
+// { handle, names: string[], values: [{ rows, cols, data }] } -> true
+val raw_lm_set_parameters(val o) {
+    return guarded([&] {
+        const std::vector<std::string> names = to_strings(o["names"]);
+        const val given = o["values"];
+        std::vector<Mat> values(names.size());
+        for (int i = 0; i < int(names.size()); ++i) values[size_t(i)] = to_mat(given[i]);
+        model_of(o).set_parameters(names, values);
+        return val(true);
+    });
+}
+
 val raw_lm_delete(val o) {
     return guarded([&] {
         models().remove(o);

@@ -88,6 +88,7 @@ val raw_lm_gradient_check(val o);
 val raw_lm_vocabulary(val o);
 val raw_lm_info(val o);
 val raw_lm_parameters(val o);
+val raw_lm_set_parameters(val o);  // { handle, names, values }
 val raw_lm_delete(val o);
 
 // what raw_memory_stats returns (a value_object)

@@ -223,8 +223,7 @@ export function injectedElements() {
 
 // In the page, window.__page:
 //   idle(root)   resolves once the widget has finished state -> compute -> render
-//                (the runtime marks it aria-busy meanwhile), yielding macrotasks
-//                (a message: setTimeout would be clamped to 4 ms when chained);
+//                (the runtime marks it aria-busy meanwhile): when the attribute goes;
 //   ready(root)  scrolls the widget into view (real-model loads its model only
 //                then) and waits for its first render;
 //   show(root)   what it shows: visible messages (alert, status), the text of
@@ -233,7 +232,6 @@ export function injectedElements() {
 //                options, text) and the text of its body but the model's
 //                loader (it says how long the load took).
 export function installHelpers() {
-  const tick = () => new Promise((done) => { const c = new MessageChannel(); c.port1.onmessage = done; c.port2.postMessage(0); });
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
   const until = async (check, wait, what) => {
     const end = performance.now() + 60000;
@@ -242,8 +240,8 @@ export function installHelpers() {
       await wait();
     }
   };
-  // woken by the attribute's change, not by polling: a poll by message would
-  // keep a core busy while a worker builds a model
+  // woken by the attribute's change, not by polling (a poll by message kept a
+  // core busy while a worker built a model)
   const idle = (root) => new Promise((done, fail) => {
     const free = () => root.getAttribute('aria-busy') !== 'true';
     if (free()) { done(); return; }
@@ -275,7 +273,7 @@ export function installHelpers() {
       body: body.textContent,
     };
   };
-  window.__page = { tick, idle, ready, show, snapshot };
+  window.__page = { idle, ready, show, snapshot };
 }
 
 // In the page: every widget of the full page, in order, brought into view;

@@ -6,6 +6,7 @@
 #include "train_helpers.hpp"
 
 #include <cstdio>
+#include <limits>
 
 using namespace attn;
 using namespace attn::test;
@@ -113,6 +114,44 @@ TEST_CASE("language model: the same options give the same losses; another seed o
           "0x1.0920f20029cacp+1 0x1.eb38f42eece47p+0 0x1.d2dd8dcb4efbdp+0 0x1.d04b274307ed1p+0 0x1.659196946aa9p+0 "
           "0x1.8eed7afc9deb5p+0 0x1.50b8feda267f1p+0 0x1.501bf5f53d624p+0 0x1.6f574e407701cp+0 0x1.2d0fd9577a39p+0 "
           "0x1.3d7a506865462p+0 0x1.2abd32961bffp+0");
+}
+
+TEST_CASE("language model: set_parameters carries a trained model into another, or refuses and changes nothing") {
+    LanguageModelOptions o = small_options();
+    o.texts = tiny_corpus(40, 3);
+    LanguageModel trained(o);
+    trained.step(10);
+    LanguageModel fresh(o);  // the same options: step 0
+    const std::vector<std::int32_t> tokens = {0, 2, 3, 2, 3};
+    CHECK(fresh.logits(tokens, false) != trained.logits(tokens, false));
+    std::vector<std::string> names;
+    std::vector<Mat> values;
+    const ParameterStore& store = trained.parameters();
+    for (Index i = 0; i < store.count(); ++i) {
+        names.push_back(store.tensor(i).name);
+        values.push_back(store.get(i));
+    }
+    fresh.set_parameters(names, values);
+    CHECK(fresh.logits(tokens, false) == trained.logits(tokens, false));
+    CHECK(fresh.logits(tokens, true) == trained.logits(tokens, true));
+    CHECK(fresh.evaluate().loss == trained.evaluate().loss);
+
+    // refused, naming what is wrong; a bad entry anywhere in the list writes nothing
+    LanguageModel other(o);
+    const Mat before = other.parameters().get(0);
+    const Mat embedding = store.get(0);
+    const std::string first = store.tensor(0).name, second = store.tensor(1).name;
+    auto refused = [&](const std::vector<std::string>& names, const std::vector<Mat>& values, const std::string& message) {
+        CHECK_THROWS_WITH_AS(other.set_parameters(names, values), message.c_str(), attn::invalid_argument);
+        CHECK(other.parameters().get(0) == before);
+    };
+    refused({first, "layer9.wq"}, {embedding, Mat::Zero(2, 2)}, "no tensor \"layer9.wq\" in this model (parameters() names them)");
+    refused({first, second}, {embedding, Mat::Zero(1, 1)},
+            second + " must have shape " + shape(store.tensor(1).rows, store.tensor(1).cols) + ", got (1, 1)");
+    Mat bad = embedding;
+    bad(0, 1) = std::numeric_limits<float>::quiet_NaN();
+    CHECK_THROWS_AS(other.set_parameters({first}, {bad}), attn::invalid_argument);
+    CHECK(other.parameters().get(0) == before);
 }
 
 TEST_CASE("language model: the vocabulary, min_count folding, the unknown token, encoding prompts") {

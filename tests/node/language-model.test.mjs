@@ -51,7 +51,7 @@ test('the contract: every result has its documented shape and type', async () =>
   await withModel({ texts: ['abcab', 'bcabc', 'ab,ca.', 'cab'], heldOut: ['abc.'], layers: 2, heads: 2, dModel: 16, context: 8, batch: 4 }, (lm) => {
     assert.ok(Object.isFrozen(lm) && Object.isFrozen(lm.info().options));
     assert.deepEqual(Object.keys(lm).sort(), ['attention', 'baselines', 'beginGeneration', 'delete', 'evaluate', 'generate', 'gradientCheck',
-      'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'step', 'trace', 'vocabulary']);
+      'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'setParameters', 'step', 'trace', 'vocabulary']);
     const options = { layers: 2, heads: 2, dModel: 16, context: 8, seed: 1, batch: 4, learningRate: 3e-3, warmup: 50, clip: 1, minCount: 1 };
 
     const v = lm.vocabulary();
@@ -226,6 +226,42 @@ test('bad options and calls throw Errors naming the option in its JS spelling', 
   assert.throws(() => lm.step(), /^AttentionError: languageModel\.step: this languageModel was deleted$/);
   lm.delete();  // again: nothing
   assert.throws(() => lm.info(), (e) => e.code === 'DELETED');
+});
+
+test('setParameters: a model trained elsewhere, through JSON as the widget exports it, computes what it computes; bad tensors are refused whole', async () => {
+  const trained = await att.createLanguageModel(small);
+  try {
+    trained.step(20);
+    // as the widget's JSON export writes them: { rows, cols, data: number[] }
+    const exported = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(trained.parameters())
+      .map(([name, m]) => [name, { rows: m.rows, cols: m.cols, data: Array.from(m.data) }]))));
+    await withModel(small, (lm) => {
+      assert.notEqual(lm.evaluate().loss, trained.evaluate().loss);
+      lm.setParameters(exported);
+      assert.equal(lm.evaluate().loss, trained.evaluate().loss);
+      assert.deepEqual(lm.headRoles(), trained.headRoles());
+      assert.deepEqual(lm.next('ab'), trained.next('ab'));
+      assert.equal(lm.generate({ seed: 4 }), trained.generate({ seed: 4 }));
+      assert.deepEqual(lm.parameters(), trained.parameters());
+      assert.equal(lm.info().step, 0, 'the step count stays');
+      lm.step(1);  // and it trains on from there
+
+      // refused, naming what is wrong; nothing is written when one tensor is bad
+      const before = lm.parameters();
+      assert.throws(() => lm.setParameters({ embedding: exported.embedding, 'layer9.Wq': [[1]] }),
+        /^AttentionError: languageModel\.setParameters: no tensor "layer9\.Wq" in this model \(parameters\(\) names them\)$/);
+      assert.throws(() => lm.setParameters({ embedding: exported.embedding, positions: [[1, 2]] }),
+        /languageModel\.setParameters: positions must have shape \(6, 8\), got \(1, 2\)$/);
+      assert.throws(() => lm.setParameters({ embedding: { ...exported.embedding, data: exported.embedding.data.map((x, i) => (i === 3 ? NaN : x)) } }),
+        /languageModel\.setParameters: embedding.*NaN/);
+      assert.throws(() => lm.setParameters([[1]]), /languageModel\.setParameters: tensors must be an object \{ name: matrix \}/);
+      assert.throws(() => lm.setParameters({}), /languageModel\.setParameters: tensors is empty/);
+      assert.throws(() => lm.setParameters({ embedding: 'x' }), /languageModel\.setParameters: embedding must be a matrix/);
+      assert.deepEqual(lm.parameters(), before, 'unchanged by the refusals');
+    });
+  } finally {
+    trained.delete();
+  }
 });
 
 test('training diverges with a message naming learningRate', async () => {

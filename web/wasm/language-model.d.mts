@@ -1,6 +1,6 @@
 // Types of the language model of the attention module (createLanguageModel,
 // quatrainForm in attention.d.mts): re-exported from there.
-import type { Handle, Matrix } from './attention.mjs';
+import type { Handle, Matrix, MatrixLike } from './attention.mjs';
 import type { GradientCheck } from './trainer.mjs';
 
 /**
@@ -267,6 +267,13 @@ export interface LanguageModel extends Handle<LanguageModelInfo> {
   vocabulary(): LanguageModelVocabulary;
   /** Copies of every tensor by name: embedding, positions, layer1.ln1.gain, …, layer1.Wq, …, lnf.gain, Wout, bout. */
   parameters(): Record<string, Matrix>;
+  /**
+   * Sets the tensors named, as parameters() names them (the others keep theirs): a model trained
+   * elsewhere (another model's parameters(), or a widget's JSON export) for the same texts and
+   * options. Every name, shape and value is checked before any is written; the optimiser's state
+   * and the step count stay. Throws for an unknown name, a wrong shape or a value that is not finite.
+   */
+  setParameters(tensors: Record<string, MatrixLike>): void;
 }
 
 /** att.repeatsCorpus's options; lengths are drawn uniformly, characters without replacement. */
