@@ -2,7 +2,7 @@
 # Runs every suite, prints a count per suite, and ends with one summary line:
 #   1. the native doctest suite under AddressSanitizer + UndefinedBehaviorSanitizer (ctest, build-fuzz)
 #   2. the same doctest suite compiled to WASM, run in Node (ctest, build-wasm)
-#   3. the libFuzzer targets: their kept crash inputs, then 10 s of fuzzing each
+#   3. the libFuzzer targets: their kept crash inputs, then 5 s of fuzzing each
 #   4. the Node API tests (node --test tests/node/)
 #   5. the browser tests in headless Chromium (node --test tests/browser/), then
 #      tests/browser/encoder-worker.timing.mjs alone
@@ -72,7 +72,7 @@ fuzz() {  # name seconds: one test per libFuzzer target
   record "$name" "$(grep -c ' ok, ' "$log")" "$(grep -c ' FAILED' "$log")" "$status"
 }
 
-fuzz "libFuzzer (10 s per target)" 10
+fuzz "libFuzzer (5 s per target)" 5
 # two test files at a time: the browser files wait on pages more than they
 # compute (the whole Chromium suite: 14 min one at a time, 6 min two at a
 # time, with every timing test reading thread time, not wall time)
