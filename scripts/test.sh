@@ -6,7 +6,8 @@
 #   4. the Node API tests (node --test tests/node/)
 #   5. the browser tests in headless Chromium (node --test tests/browser/), then
 #      tests/browser/encoder-worker.timing.mjs alone
-#   6. the Firefox smoke suite in headless firefox-esr (node --test tests/firefox/)
+#   6. the Firefox smoke suite in headless firefox-esr (node --test tests/firefox/),
+#      beside the Node API suite
 # Fails if any suite fails or runs no test. Expects `scripts/build.sh all` first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,9 +20,9 @@ total_fail=0
 summary=()
 suite_start=$SECONDS
 
-record() {  # name passed failed status
+record() {  # name passed failed status [seconds]
   # a suite that died before writing its counts gives empty ones: 0, then status decides
-  local name=$1 pass=${2:-0} fail=${3:-0} status=$4
+  local name=$1 pass=${2:-0} fail=${3:-0} status=$4 seconds=${5:-$((SECONDS - suite_start))}
   if [ "$status" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi  # crashed before reporting
   if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ]; then
     echo "test.sh: $name ran no test" >&2
@@ -29,7 +30,7 @@ record() {  # name passed failed status
   fi
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + fail))
-  summary+=("$(printf '  %-34s %5d passed, %d failed  (%d s)' "$name" "$pass" "$fail" $((SECONDS - suite_start)))")
+  summary+=("$(printf '  %-34s %5d passed, %d failed  (%d s)' "$name" "$pass" "$fail" "$seconds")")
 }
 
 ctest_suite() {  # name build-dir: the C++ tests CMakeLists.txt declares there (add_test)
@@ -47,16 +48,25 @@ ctest_suite() {  # name build-dir: the C++ tests CMakeLists.txt declares there (
   record "$name" ${counts% *} ${counts#* } "$status"
 }
 
-nodetest() {  # name dir [options]
-  local name=$1 dir=$2 tap="$logs/$1.tap"
+# a node test suite: its report on stdout, its TAP in $logs/<name>.tap, and
+# "status seconds" in $logs/<name>.status
+run_node() {  # name dir [options]
+  local name=$1 dir=$2 start=$SECONDS
   shift 2
-  echo "== $name"
-  suite_start=$SECONDS
   node --test "$@" --test-reporter=spec --test-reporter-destination=stdout \
-    --test-reporter=tap --test-reporter-destination="$tap" "$dir"
-  local status=$?
-  record "$name" "$(grep -E '^# pass ' "$tap" | awk '{print $3}' | tail -1)" \
-    "$(grep -E '^# fail ' "$tap" | awk '{print $3}' | tail -1)" "$status"
+    --test-reporter=tap --test-reporter-destination="$logs/$name.tap" "$dir"
+  echo "$? $((SECONDS - start))" >"$logs/$name.status"
+}
+counted() {  # name: the counts of a suite run_node ran
+  local name=$1 tap="$logs/$1.tap" status=1 seconds=0
+  [ -f "$logs/$name.status" ] && read -r status seconds <"$logs/$name.status"
+  record "$name" "$(grep -E '^# pass ' "$tap" 2>/dev/null | awk '{print $3}' | tail -1)" \
+    "$(grep -E '^# fail ' "$tap" 2>/dev/null | awk '{print $3}' | tail -1)" "$status" "$seconds"
+}
+nodetest() {  # name dir [options]
+  echo "== $1"
+  run_node "$@"
+  counted "$1"
 }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
@@ -80,14 +90,21 @@ fuzz "libFuzzer (5 s per target)" 5
 # long file whose name sorted last would run alone at the end (so the longest,
 # tests/node/induction.test.mjs and tests/browser/every-widget.test.mjs, 75 s
 # and 63 s alone, are not named lm-induction and widgets)
+# the Firefox suite beside the Node API suite: it opens one embed at a time
+# and leaves most of a core idle (1.2 of 2 cores), which the Node suite fills
+run_node "Firefox smoke" tests/firefox/ --test-concurrency=2 >"$logs/firefox.out" 2>&1 &
+firefox=$!
 nodetest "Node API" tests/node/ --test-concurrency=2
+wait "$firefox"
+echo "== Firefox smoke (run beside the Node API suite)"
+cat "$logs/firefox.out"
+counted "Firefox smoke"
 nodetest "browser (headless Chromium)" tests/browser/ --test-concurrency=2
 # the test that holds the page's longest main-thread task at 4x under a fixed
 # bound runs alone (its name is outside node's test patterns, so the run above
 # leaves it out): on this kind of 2-core machine a second browser beside it
 # inflates every task's thread time (a busy loop on the other core doubled it)
 nodetest "browser, alone (main thread at 4x)" tests/browser/encoder-worker.timing.mjs
-nodetest "Firefox smoke" tests/firefox/ --test-concurrency=2
 
 rm -rf "$logs"
 echo
