@@ -16,10 +16,10 @@ using simd::f32x4;
 // The running state of one block of 4 queries.
 struct Block {
     Index i0 = 0;        // first query
-    float* q = nullptr;  // (d, 4) packed queries, in log2 units
+    float* q = nullptr;  // (d, 4) packed queries
     float* o = nullptr;  // (ceil(d_v / 8), 4, 8) output so far, not yet divided by l
     f32x4 m;             // the shift per query: the largest score seen (-inf before any), or 0 (narrow)
-    f32x4 l;             // sum of 2^(score - m) per query
+    f32x4 l;             // sum of e^(score - m) per query
 };
 
 struct Kernel {
@@ -29,11 +29,12 @@ struct Kernel {
     const KernelOptions& o;
     Index keys;                // keys any query may see: valid_length or n_k
     bool careful;              // check every score for overflow
-    bool narrow;               // |score| < 60 (log2 units): 2^score needs no shift (see scores_narrow)
+    bool narrow;               // |score| log2 e < 60: e^score needs no shift (see scores_narrow)
+    f32x4 scale;               // multiplies each dot product
     const float* kp;           // packed keys
     Values v;                  // the values, in panels of 8 columns
     float* st;                 // (4, kTile) scores, then probabilities, of one block and tile
-    Mat* weights;              // (n_q, n_k) raw scores (or 2^score when narrow), then weights; or null
+    Mat* weights;              // (n_q, n_k) scaled scores (or e^score when narrow), then weights; or null
 
     Block start(Index i0, float* q, float* o_buf) const {
         return Block{i0, q, o_buf, simd::splat(narrow ? 0.0f : kNegInf), simd::splat(0)};
@@ -53,17 +54,17 @@ struct Kernel {
         const bool masked = j0 + n > keys || (o.causal && j0 + n - 1 > b.i0);
         f32x4 alpha = simd::splat(1);  // rescales the output so far
         if (narrow && !masked) {
-            // one pass: the scores, 8 keys at a time, and their 2^s (no shift
+            // one pass: the scores, 8 keys at a time, and their e^s (no shift
             // can be needed); each query's sum of them
             f32x4 sums[kRows] = {simd::splat(0), simd::splat(0), simd::splat(0), simd::splat(0)};
-            for (Index p = 0; p < n; p += kPanel) micro_scores<true>(b.q, kp + (j0 + p) * d, d, st + p, sums);
+            for (Index p = 0; p < n; p += kPanel) micro_scores<true>(b.q, kp + (j0 + p) * d, d, scale, st + p, sums);
             b.l = simd::add(b.l, simd::set(simd::sum_lanes(sums[0]), simd::sum_lanes(sums[1]),
                                            simd::sum_lanes(sums[2]), simd::sum_lanes(sums[3])));
             if (weights) keep(b, j0, n);
         } else {
             // pass 1: scores, 8 keys at a time (the last panel may run past j1), and each query's largest
             f32x4 tops[kRows] = {simd::splat(kNegInf), simd::splat(kNegInf), simd::splat(kNegInf), simd::splat(kNegInf)};
-            for (Index p = 0; p < n; p += kPanel) micro_scores<false>(b.q, kp + (j0 + p) * d, d, st + p, tops);
+            for (Index p = 0; p < n; p += kPanel) micro_scores<false>(b.q, kp + (j0 + p) * d, d, scale, st + p, tops);
             if (careful)
                 for (Index r = 0; r < kRows; ++r)
                     for (Index j = 0; j < n; ++j)
@@ -85,9 +86,9 @@ struct Kernel {
                     }
                 }
             if (weights && !narrow) keep(b, j0, n);
-            // pass 3: 2^(score - m), -inf giving 0. Narrow: m = 0. Else an
+            // pass 3: e^(score - m), -inf giving 0. Narrow: m = 0. Else an
             // online softmax: the new maximum m' rescales what was summed so
-            // far by alpha = 2^(m - m'); a query that has seen no key yet
+            // far by alpha = e^(m - m'); a query that has seen no key yet
             // keeps m = -inf and subtracts 0 instead, so its terms stay 0.
             f32x4 shift = simd::splat(0);
             if (!narrow) {
@@ -95,11 +96,11 @@ struct Kernel {
                                             simd::max_lanes(tops[2]), simd::max_lanes(tops[3]));
                 const f32x4 m_new = simd::max(b.m, top);
                 shift = simd::select_lt(m_new, simd::splat(-FLT_MAX), simd::splat(0), m_new);
-                alpha = simd::exp2_nonpositive(simd::sub(b.m, shift));
+                alpha = exp_shifted(b.m, shift);
                 b.m = m_new;
             }
             float sums[kRows];
-            for (Index r = 0; r < kRows; ++r) sums[r] = exp2_row(st + r * kTile, n, simd::splat(simd::lane(shift, int(r))));
+            for (Index r = 0; r < kRows; ++r) sums[r] = exp_row(st + r * kTile, n, simd::splat(simd::lane(shift, int(r))));
             b.l = simd::add(simd::mul(b.l, alpha), simd::load(sums));
             if (weights && narrow) keep(b, j0, n);
         }
@@ -113,7 +114,7 @@ struct Kernel {
                          b.o + c * kRows, rescale ? alphas : nullptr);
     }
 
-    // output = o / l (0 for a query that saw no key); weights = 2^(score - m) / l
+    // output = o / l (0 for a query that saw no key); weights = e^(score - m) / l
     void finish(const Block& b, Eigen::Ref<Mat>& output) const {
         const Index dv = V.cols();
         for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r) {
@@ -134,14 +135,14 @@ struct Kernel {
                 std::fill(w, w + K.rows(), 0.0f);
                 continue;
             }
-            const f32x4 shift = simd::splat(m), scale = simd::splat(inv);
+            const f32x4 shift = simd::splat(m), inv_l = simd::splat(inv);
             const Index seen = o.causal ? std::min(keys, b.i0 + r + 1) : keys;
             for (Index j = 0; j < seen; j += 4) {
                 float chunk[4] = {kNegInf, kNegInf, kNegInf, kNegInf};
                 std::copy(w + j, w + std::min(j + 4, seen), chunk);
                 const f32x4 x = simd::load(chunk);
-                // narrow: the tiles kept 2^score already
-                simd::store(chunk, simd::mul(narrow ? x : simd::exp2_nonpositive(simd::sub(x, shift)), scale));
+                // narrow: the tiles kept e^score already
+                simd::store(chunk, simd::mul(narrow ? x : exp_shifted(x, shift), inv_l));
                 std::copy(chunk, chunk + std::min<Index>(4, seen - j), w + j);
             }
             std::fill(w + seen, w + keys, 0.0f);  // causal: written by the diagonal tile, hidden
@@ -162,14 +163,14 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
         output.setZero();
         return;
     }
-    // scores in log2 units: e^(s * scale) = 2^(s * scale * log2 e)
-    const float q_scale = o.scale * kLog2e;
+    // the narrowness bound is on exponents of 2: e^(s * scale) = 2^(s * scale * log2 e)
+    const double log2_scale = double(o.scale) * kLog2e;
     Scratch& buf = scratch();
     float* zeros = room(buf.zeros, size_t(d));  // the rows past the last query or key
     std::fill_n(zeros, d, 0.0f);
     const double q_max = max_abs(Q, nq), k_max = max_abs(K, keys), v_max = max_abs(V, keys);
-    Kernel k{Q, K, V, o, keys, !scores_surely_finite(q_max, k_max, d, q_scale),
-             scores_narrow(q_max, k_max, v_max, d, keys, q_scale), pack_keys(K, keys, zeros, buf.keys),
+    Kernel k{Q, K, V, o, keys, !scores_surely_finite(q_max, k_max, d, log2_scale),
+             scores_narrow(q_max, k_max, v_max, d, keys, log2_scale), simd::splat(o.scale), pack_keys(K, keys, zeros, buf.keys),
              pack_values(V, keys, v_max, buf), room(buf.st, size_t(kTile * kRows)), weights};
     const Index dv_pad = round_up(dv, kPanel), blocks = (nq + kRows - 1) / kRows;
     const Index group_size = std::min(kGroup, blocks);
@@ -181,7 +182,7 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
         const Index n_blocks = std::min(kGroup, blocks - g);
         for (Index b = 0; b < n_blocks; ++b) {
             group[b] = k.start((g + b) * kRows, q_buf + b * d * kRows, o_buf + b * dv_pad * kRows);
-            pack_queries(Q, group[b].i0, q_scale, group[b].q, zeros);
+            pack_queries(Q, group[b].i0, group[b].q, zeros);
             std::fill(group[b].o, group[b].o + dv_pad * kRows, 0.0f);
         }
         // causal: the group's last query sees keys up to its own index

@@ -58,14 +58,12 @@ inline float max_abs(const MatRef& M, Index rows) {
 
 // ---- packing: the layouts the micro-kernels read with unit stride ---------
 
-// Four rows of d floats -> columns of 4, scaled: out[c * stride + r] = rows[r][c] * scale,
-// 4 x 4 blocks at a time.
-inline void interleave4(const float* const rows[4], Index d, float scale, float* out, Index stride) {
-    const f32x4 s = simd::splat(scale);
+// Four rows of d floats -> columns of 4: out[c * stride + r] = rows[r][c], 4 x 4 blocks at a time.
+inline void interleave4(const float* const rows[4], Index d, float* out, Index stride) {
     Index c = 0;
     for (; c + 4 <= d; c += 4) {
-        f32x4 a = simd::mul(simd::load(rows[0] + c), s), b = simd::mul(simd::load(rows[1] + c), s),
-              e = simd::mul(simd::load(rows[2] + c), s), f = simd::mul(simd::load(rows[3] + c), s);
+        f32x4 a = simd::load(rows[0] + c), b = simd::load(rows[1] + c), e = simd::load(rows[2] + c),
+              f = simd::load(rows[3] + c);
         simd::transpose(a, b, e, f);
         simd::store(out + c * stride, a);
         simd::store(out + (c + 1) * stride, b);
@@ -73,7 +71,7 @@ inline void interleave4(const float* const rows[4], Index d, float scale, float*
         simd::store(out + (c + 3) * stride, f);
     }
     for (; c < d; ++c)
-        for (int r = 0; r < 4; ++r) out[c * stride + r] = rows[r][c] * scale;
+        for (int r = 0; r < 4; ++r) out[c * stride + r] = rows[r][c];
 }
 
 // Row i of M, or a row of zeros past the last.
@@ -89,7 +87,7 @@ inline const float* pack_keys(const MatRef& K, Index n_keys, const float* zeros,
     for (Index j = 0; j < n_keys; j += 4) {
         const float* rows[4] = {row_or_zeros(K, j, n_keys, zeros), row_or_zeros(K, j + 1, n_keys, zeros),
                                 row_or_zeros(K, j + 2, n_keys, zeros), row_or_zeros(K, j + 3, n_keys, zeros)};
-        interleave4(rows, d, 1.0f, out + (j / kPanel) * d * kPanel + j % kPanel, kPanel);
+        interleave4(rows, d, out + (j / kPanel) * d * kPanel + j % kPanel, kPanel);
     }
     if (n_keys % kPanel && n_keys % kPanel <= 4)  // the last panel's second half: no key
         for (Index c = 0; c < d; ++c)
@@ -143,13 +141,17 @@ inline Values pack_values(const MatRef& V, Index n_keys, double v_max, Scratch& 
     return out;
 }
 
-// Four queries from row i0, query-minor and scaled: out[c][r] = Q(i0 + r, c) * scale;
-// rows past the last query are 0.   -> (d, 4)
-inline void pack_queries(const MatRef& Q, Index i0, float scale, float* out, const float* zeros) {
+// Four queries from row i0, query-minor: out[c][r] = Q(i0 + r, c); rows past
+// the last query are 0.   -> (d, 4)
+// (Unscaled: the scale multiplies each finished dot product, as attention()
+// does. Folded into the queries it would round every product at the scaled
+// size, and a cancellation between products, -5 + 4.75, would then break a
+// tie that attention() keeps exact.)
+inline void pack_queries(const MatRef& Q, Index i0, float* out, const float* zeros) {
     const Index n = Q.rows();
     const float* rows[4] = {row_or_zeros(Q, i0, n, zeros), row_or_zeros(Q, i0 + 1, n, zeros),
                             row_or_zeros(Q, i0 + 2, n, zeros), row_or_zeros(Q, i0 + 3, n, zeros)};
-    interleave4(rows, Q.cols(), scale, out, kRows);
+    interleave4(rows, Q.cols(), out, kRows);
 }
 
 // Whether no score, nor any partial sum of one, can overflow:
@@ -172,11 +174,16 @@ inline bool scores_narrow(double q_max, double k_max, double v_max, Index d, Ind
     return s < 60 && std::exp2(s) * double(n_keys) * v_max < 1e30;
 }
 
-// 2^(s - shift) for a row of n scores (n a multiple of 4), in place, -inf giving 0; returns their sum.
-inline float exp2_row(float* s, Index n, f32x4 shift) {
+// e^(s - shift) = 2^((s - shift) log2 e) for s <= shift: the kernel's exponential.
+inline f32x4 exp_shifted(f32x4 s, f32x4 shift) {
+    return simd::exp2_nonpositive(simd::mul(simd::sub(s, shift), simd::splat(kLog2e)));
+}
+
+// e^(s - shift) for a row of n scores (n a multiple of 4), in place, -inf giving 0; returns their sum.
+inline float exp_row(float* s, Index n, f32x4 shift) {
     f32x4 sum = simd::splat(0);
     for (Index j = 0; j < n; j += 4) {
-        const f32x4 p = simd::exp2_nonpositive(simd::sub(simd::load(s + j), shift));
+        const f32x4 p = exp_shifted(simd::load(s + j), shift);
         sum = simd::add(sum, p);
         simd::store(s + j, p);
     }
@@ -185,13 +192,15 @@ inline float exp2_row(float* s, Index n, f32x4 shift) {
 
 // ---- micro-kernels: 8 accumulators in registers ---------------------------
 
-// Scores of 4 queries against 8 keys, s[r][j] = sum_c q[c][r] k[c][j], stored
-// query-major at st[r * kTile + j] (no transpose: the registers hold a query's
-// keys side by side). As they are, each query's largest raised in acc[r]; or,
-// with exps (narrow scores), as 2^s, each query's sum of them added to acc[r].
+// Scores of 4 queries against 8 keys, s[r][j] = scale * sum_c q[c][r] k[c][j]
+// (the dot product first, then the scale: the same float32 operations as
+// attention()'s QK^T * scale), stored query-major at st[r * kTile + j] (no
+// transpose: the registers hold a query's keys side by side). As they are,
+// each query's largest raised in acc[r]; or, with exps (narrow scores), as
+// e^s = 2^(s log2 e), each query's sum of them added to acc[r].
 //   q: (d, 4) packed queries   k: (d, 8) one key panel   st: 4 rows of kTile, from the panel's first key
 template <bool exps>
-inline void micro_scores(const float* q, const float* k, Index d, float* st, f32x4 acc[4]) {
+inline void micro_scores(const float* q, const float* k, Index d, f32x4 scale, float* st, f32x4 acc[4]) {
     f32x4 c00 = simd::splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
     for (Index c = 0; c < d; ++c, q += kRows, k += kPanel) {
         const f32x4 k0 = simd::load(k), k1 = simd::load(k + 4);
@@ -210,10 +219,10 @@ inline void micro_scores(const float* q, const float* k, Index d, float* st, f32
     }
     const f32x4 rows[kRows][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
     for (Index r = 0; r < kRows; ++r) {
-        f32x4 lo = rows[r][0], hi = rows[r][1];
+        f32x4 lo = simd::mul(rows[r][0], scale), hi = simd::mul(rows[r][1], scale);
         if (exps) {
-            lo = simd::exp2_in_range(lo);
-            hi = simd::exp2_in_range(hi);
+            lo = simd::exp2_in_range(simd::mul(lo, simd::splat(kLog2e)));
+            hi = simd::exp2_in_range(simd::mul(hi, simd::splat(kLog2e)));
             acc[r] = simd::add(acc[r], simd::add(lo, hi));
         } else {
             acc[r] = simd::max(acc[r], simd::max(lo, hi));
