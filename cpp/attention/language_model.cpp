@@ -300,6 +300,7 @@ void LanguageModel::set_parameters(const std::vector<std::string>& names, const 
     }
     for (size_t k = 0; k < names.size(); ++k) store_.set(which[k], values[k]);
     decoding_.live = false;  // the cache holds keys and values of the old weights
+    divergence_.clear();     // finite parameters, checked above: the next forward says whether they work
 }
 
 void LanguageModel::peek_batch(std::vector<std::int32_t>& tokens, std::vector<std::int32_t>& targets) {

@@ -224,7 +224,10 @@ public:
     explicit LanguageModel(const LanguageModelOptions& options);
 
     // Takes n Adam steps (n an integer >= 1); `losses` (if given) gets each one's loss.
-    // Throws if training diverges.
+    // Throws if training diverges (a loss, a parameter or the logits not
+    // finite), on the step whose update did it; from then on every step and
+    // every read that runs the model (evaluate, next, attention, generate,
+    // trace, …) throws the same, until set_parameters() gives finite ones.
     LmStep step(double n = 1, std::vector<double>* losses = nullptr);
     LmEvaluation evaluate();
     // the top 20 next tokens after [0] + prefix (the last context tokens of it)
@@ -312,8 +315,11 @@ private:
     Index fill_batch(Rng& rng, std::int32_t* tokens, std::int32_t* targets, bool compact) const;
     // forward of `sequences` sequences of `length` <= context rows each; the rows with
     // a target >= 0 go through the unembedding, compacted: logits_ (kept_, vocab),
-    // their row indices in kept_rows_
+    // their row indices in kept_rows_. divergence_.found(steps_) when a logit is not finite
     void forward(Index sequences, Index length, const std::int32_t* tokens, const std::int32_t* targets);
+    // after a step() call: the forward of the first training text (a window), so
+    // that the last update is checked by the call that made it
+    void check_update();
     void backward(Index sequences, const std::int32_t* tokens);
     void train_step();
     // one token at position t through the cache -> step_logits_ (vocab); rows (if
@@ -338,6 +344,7 @@ private:
     Rng batches_;
     Index steps_ = 0;
     double last_loss_ = 0;
+    Divergence divergence_;
 
     // vocabulary: token -> code point (tokens >= first_char_), sorted
     std::vector<std::uint32_t> code_points_;

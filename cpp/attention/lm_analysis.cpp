@@ -135,7 +135,7 @@ HeadRoles LanguageModel::head_roles(const std::vector<std::string>& texts) {
             for (Index lh = 0; lh < layers_ * heads_; ++lh) {
                 const float* A = blocks_[size_t(lh / heads_)].A + (b * heads_ + lh % heads_) * length * length;
                 const Mat map = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>(A, m, m, Eigen::OuterStride<>(length));
-                if (!map.allFinite()) fail_diverged(steps_ + 1);
+                if (!map.allFinite()) divergence_.found(steps_);
                 maps[size_t(lh)].push_back(map);
             }
         }
@@ -180,7 +180,7 @@ Halves LanguageModel::halves(const std::vector<std::string>& texts) {
     }
     auto score = [&](int half) {
         if (count[half] == 0) return HalfScore{kNone, kNone, 0};
-        if (!std::isfinite(loss[half])) fail_diverged(steps_ + 1);
+        if (!std::isfinite(loss[half])) divergence_.found(steps_);
         return HalfScore{loss[half] / count[half], right[half] / count[half], count[half]};
     };
     return {score(0), score(1)};

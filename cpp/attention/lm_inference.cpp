@@ -52,7 +52,7 @@ NextTokens LanguageModel::next(const std::string& prefix) {
     forward(1, m, tokens_.data(), targets_.data());
     std::vector<float> p(logits_, logits_ + vocab_);
     for (float x : p)
-        if (!std::isfinite(x)) fail_diverged(steps_ + 1);  // (a NaN would also break the sort below)
+        if (!std::isfinite(x)) divergence_.found(steps_);  // (a NaN would also break the sort below)
     softmax_row(p.data(), vocab_);
     std::vector<std::int32_t> order(static_cast<size_t>(vocab_));
     for (Index i = 0; i < vocab_; ++i) order[size_t(i)] = std::int32_t(i);
@@ -86,7 +86,7 @@ AttentionMaps LanguageModel::attention(const std::string& text) {
             const Mat& A = heads.back();
             for (Index i = 0; i < m; ++i)
                 if (!A.row(i).allFinite() || std::abs(A.row(i).cast<double>().sum() - 1) > 1e-3)
-                    fail_diverged(steps_ + 1);
+                    divergence_.found(steps_);
         }
         out.weights.push_back(std::move(heads));
     }
@@ -121,6 +121,7 @@ HeadScores LanguageModel::head_scores(const std::string& text, double period) {
 // ---- generation through the key-value cache -------------------------------------
 
 void LanguageModel::cached_token(std::int32_t token, Index t, std::vector<std::vector<std::vector<float>>>* rows) {
+    divergence_.require_none();
     const Index d = d_, dh = d_ / heads_;
     const float scale = float(1.0 / std::sqrt(double(dh)));
     const float kNegInf = -std::numeric_limits<float>::infinity();
@@ -158,6 +159,7 @@ void LanguageModel::cached_token(std::int32_t token, Index t, std::vector<std::v
     norm_.forward(1, x1_, store_.value(last(kLnfGain)), store_.value(last(kLnfBias)), y1_, &mean1_, &rstd1_);
     unembed_.forward(1, y1_, store_.value(last(kWout)), step_logits_);
     bias_vocab_.forward(1, store_.value(last(kBout)), step_logits_);
+    if (!all_finite(step_logits_, vocab_)) divergence_.found(steps_);
 }
 
 Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) {
@@ -182,9 +184,7 @@ Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) 
 std::int32_t LanguageModel::sample_next(Rng& rng, Index top_k, double temperature) {
     const Index k = top_k == 0 ? vocab_ : std::min(top_k, vocab_);
     for (Index i = 0; i < vocab_; ++i) order_[size_t(i)] = std::int32_t(i);
-    float* x = step_logits_;
-    for (Index i = 0; i < vocab_; ++i)
-        if (!std::isfinite(x[i])) fail_diverged(steps_ + 1);  // (a NaN would also break the sort below)
+    float* x = step_logits_;  // finite: cached_token() checked them
     // the unknown token stands for many characters, none of which it can write
     if (has_unknown_) x[1] = -std::numeric_limits<float>::infinity();
     std::partial_sort(order_.begin(), order_.begin() + k, order_.end(), [x](std::int32_t a, std::int32_t b) {

@@ -49,13 +49,14 @@ double entropy_of(const std::vector<float>& p) {
 Trace LanguageModel::trace(const std::string& text, const TraceOptions& o) {
     require(std::isfinite(o.temperature) && o.temperature > 0,
             "temperature must be a finite number > 0, got " + number(o.temperature));
+    divergence_.require_none();
     const std::vector<std::int32_t> seq = sequence_of(text, "text");
     const Index m = Index(seq.size()), d = d_;
     Trace out;
     for (std::int32_t t : seq) out.tokens.push_back(token_text(t));
     auto record = [&](const char* name, Index layer, const std::vector<float>& x, Index cols) {
         for (float v : x)
-            if (!std::isfinite(v)) fail_diverged(steps_ + 1);
+            if (!std::isfinite(v)) fail_diverged(std::max<Index>(steps_, 1));  // (not kept: the stages' options may be the cause)
         out.stages.push_back({name, double(layer), Eigen::Map<const Mat>(x.data(), m, cols), rms_of(x)});
     };
     // (m, d) buffers unless said; the layer norm's mean and rstd are not kept

@@ -17,6 +17,7 @@ namespace attn::train {
 // ---- forward and backward -----------------------------------------------------
 
 void LanguageModel::forward(Index sequences, Index length, const std::int32_t* tokens, const std::int32_t* targets) {
+    divergence_.require_none();
     // every layer sees sequences of `length` rows (<= context): a batch of short
     // texts costs what its longest needs
     length_ = length;
@@ -56,6 +57,18 @@ void LanguageModel::forward(Index sequences, Index length, const std::int32_t* t
         }
     unembed_.forward(kept_, Yc_, store_.value(last(kWout)), logits_);
     bias_vocab_.forward(kept_, store_.value(last(kBout)), logits_);
+    // parameters the last update left too large overflow here (softmax_row
+    // passes an overflowed score on as NaN)
+    if (!all_finite(logits_, kept_ * vocab_)) divergence_.found(steps_);
+}
+
+void LanguageModel::check_update() {
+    const Index m = std::min(n_, train_start_[1] - train_start_[0] - 1);  // [0] + the first text, cut to context
+    for (Index i = 0; i < m; ++i) {
+        tokens_[size_t(i)] = train_tokens_[size_t(train_start_[0] + i)];
+        targets_[size_t(i)] = train_tokens_[size_t(train_start_[0] + i + 1)];
+    }
+    forward(1, m, tokens_.data(), targets_.data());
 }
 
 void LanguageModel::backward(Index sequences, const std::int32_t* tokens) {
@@ -121,9 +134,9 @@ void LanguageModel::train_step() {
     forward(batch_, length, tokens_.data(), targets_.data());
     last_loss_ = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
     // if/fail, not require: the message is built only on failure (no allocation per step)
-    if (!std::isfinite(last_loss_)) fail_diverged(steps_ + 1);
+    if (!std::isfinite(last_loss_)) divergence_.found(steps_);
     backward(batch_, tokens_.data());
-    adam_update(adam_, store_, steps_ + 1);
+    adam_update(adam_, store_, steps_ + 1, divergence_);
     ++steps_;
 }
 
@@ -142,6 +155,7 @@ LmStep LanguageModel::step(double n, std::vector<double>* losses) {
         tokens += double(kept_);
         if (losses) (*losses)[size_t(s)] = last_loss_;
     }
+    check_update();  // one window's forward: 1 / (3 batch) of a step's work
     return {double(steps_), last_loss_, tokens};
 }
 
@@ -162,11 +176,12 @@ LmEvaluation LanguageModel::evaluate() {
         total += loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_) * double(kept_);
         counted += double(kept_);
     }
-    if (!std::isfinite(total)) fail_diverged(steps_ + 1);
+    if (!std::isfinite(total)) divergence_.found(steps_);
     return {total / counted, unigram_loss_, counted};
 }
 
 GradientCheck LanguageModel::gradient_check(Index per_tensor) const {
+    divergence_.require_none();
     // one sequence of at most 6 positions: the first training text's first tokens,
     // checked on the model cut to that context (the first rows of P)
     const Index length = std::min<Index>(n_, 6);

@@ -2,6 +2,7 @@
 
 #include "attention/simd.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -172,9 +173,18 @@ void add_to(float* y, const float* x, Index count) {
 float softmax_row(float* row, Index n) {
     constexpr float kLog2e = 1.44269504088896341f;
     const float kNegInf = -std::numeric_limits<float>::infinity();
-    // 1. the maximum, for stability (masked entries are -inf)
+    // 1. the maximum, for stability (masked entries are -inf); a NaN or +inf
+    // is an overflow upstream, passed on as NaN
     float top = kNegInf;
-    for (Index j = 0; j < n; ++j) top = row[j] > top ? row[j] : top;
+    bool nan = false;
+    for (Index j = 0; j < n; ++j) {
+        top = row[j] > top ? row[j] : top;
+        nan |= row[j] != row[j];
+    }
+    if (nan || top == -kNegInf) {
+        std::fill(row, row + n, std::numeric_limits<float>::quiet_NaN());
+        return std::numeric_limits<float>::quiet_NaN();
+    }
     if (top == kNegInf) {
         zero(row, n);
         return 0;

@@ -39,7 +39,9 @@ void add_to(float* y, const float* x, Index count);
 // The weights of one row of n scores in place. Entries set to -inf are masked
 // and get weight 0; a row with every entry masked becomes all 0.
 // Returns the row's sum of exponentials (after subtracting the maximum), >= 1,
-// or 0 for a fully masked row.
+// or 0 for a fully masked row. A row holding a NaN or +inf (scores that
+// overflowed) becomes all NaN and returns NaN, so that the overflow reaches
+// the logits and the loss instead of passing for a masked row.
 float softmax_row(float* row, Index n);
 
 // ---- deterministic exp and log (double) ------------------------------------

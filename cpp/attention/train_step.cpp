@@ -15,11 +15,15 @@ void fail_diverged(Index step) {
          ": the loss or a parameter is no longer finite; try a smaller learning_rate");
 }
 
-void adam_update(Adam& adam, ParameterStore& store, Index step) {
+bool all_finite(const float* x, Index n) {
+    for (Index i = 0; i < n; ++i)
+        if (!std::isfinite(x[i])) return false;
+    return true;
+}
+
+void adam_update(Adam& adam, ParameterStore& store, Index step, Divergence& divergence) {
     adam.step(store.values(), store.grads(), store.first_moments(), store.second_moments(), store.total());
-    const float* p = store.values();
-    for (Index i = 0; i < store.total(); ++i)
-        if (!std::isfinite(p[i])) fail_diverged(step);
+    if (!all_finite(store.values(), store.total())) divergence.found(step);
 }
 
 ParamsD parameters_double(const ParameterStore& store) {

@@ -117,6 +117,7 @@ Trainer::Trainer(const TrainerOptions& options)
 }
 
 void Trainer::forward(Index sequences, const std::int32_t* tokens) {
+    divergence_.require_none();
     const Index rows = sequences * config_.length;
     embedding_.forward(rows, tokens, store_.value(0), pe_.data(), X_);  // X = E[tokens] + PE
     project_.forward(rows, config_.cross ? P_ : X_, store_.value(1), Q_); // Q = X Wq (cross: P Wq)
@@ -125,6 +126,9 @@ void Trainer::forward(Index sequences, const std::int32_t* tokens) {
     attention_.forward(sequences, nullptr, Q_, K_, V_, A_, Z_);          // Z = concat_h A_h V_h
     if (config_.residual) add_to(Z_, X_, rows * config_.d_model);        // Z + X
     unembed_.forward(rows, Z_, store_.value(4), logits_);                // logits = Z Wo
+    // parameters the last update left too large overflow here (softmax_row
+    // passes an overflowed score on as NaN)
+    if (!all_finite(logits_, rows * config_.vocab)) divergence_.found(steps_);
 }
 
 void Trainer::backward(Index sequences, const std::int32_t* tokens) {
@@ -172,8 +176,8 @@ void Trainer::train_step() {
     last_loss_ = loss_.forward_backward(rows, logits_, targets_.data(), dlogits_);
     backward(batch_, tokens_.data());
     // if/fail, not require: the message is built only on failure (no allocation per step)
-    if (!std::isfinite(last_loss_)) fail_diverged(steps_ + 1);
-    adam_update(adam_, store_, steps_ + 1);
+    if (!std::isfinite(last_loss_)) divergence_.found(steps_);
+    adam_update(adam_, store_, steps_ + 1, divergence_);
     ++steps_;
 }
 
@@ -189,6 +193,9 @@ StepResult Trainer::step(double n, std::vector<double>* losses) {
         train_step();
         if (losses) (*losses)[size_t(s)] = last_loss_;
     }
+    // the last update is checked now, not by whatever reads the model next:
+    // a forward of one sequence (1 / (3 batch) of a step's work)
+    forward(1, probe_tokens_.data());
     return {double(steps_), last_loss_};
 }
 
@@ -205,7 +212,7 @@ Evaluation Trainer::evaluate() {
         argmax_rows(count * n, config_.vocab, logits_, predicted_.data());
         for (Index r = 0; r < count * n; ++r) correct += predicted_[size_t(r)] == targets[r];
     }
-    if (!std::isfinite(total)) fail_diverged(steps_ + 1);
+    if (!std::isfinite(total)) divergence_.found(steps_);
     return {total / double(kHeldOut), double(correct) / double(kHeldOut * n)};
 }
 
@@ -221,7 +228,7 @@ Probe Trainer::probe() {
     p.needed = Mat::Zero(n, n);
     for (Index i = 0; i < n; ++i) p.needed(i, task_source(task_, i, n)) = 1;
     for (const Mat& w : p.weights)
-        if (!w.allFinite()) fail_diverged(steps_ + 1);
+        if (!w.allFinite()) divergence_.found(steps_);
     return p;
 }
 
@@ -230,6 +237,7 @@ Parameters Trainer::parameters() const {
 }
 
 GradientCheck Trainer::gradient_check() const {
+    divergence_.require_none();
     const Index n = config_.length, count = 2;
     // 4 double forwards of `count` sequences per parameter entry, in plain loops
     // (about 4 ns per multiply-add in WASM: the default model's 3712 entries

@@ -86,7 +86,9 @@ public:
     explicit Trainer(const TrainerOptions& options);
 
     // Takes n steps (n an integer >= 1) and returns the last one's loss. Throws
-    // if training diverges (a loss or parameter not finite: too high a learning rate).
+    // if training diverges (a loss, a parameter or the logits not finite: too
+    // high a learning rate), on the step whose update did it; from then on
+    // every step, evaluate(), probe() and gradient_check() throw the same.
     // With `losses`, also each step's loss: it is resized to n once n is checked
     // (a vector kept between calls allocates only when n grows).
     StepResult step(double n = 1, std::vector<double>* losses = nullptr);
@@ -113,6 +115,7 @@ public:
     const Mat& positional() const { return pe_; }
 
 private:
+    // the logits of `sequences` sequences; divergence_.found(steps_) when one is not finite
     void forward(Index sequences, const std::int32_t* tokens);
     void backward(Index sequences, const std::int32_t* tokens);
     void train_step();
@@ -125,6 +128,7 @@ private:
     Rng batches_;
     Index steps_ = 0;
     double last_loss_ = 0;
+    Divergence divergence_;
 
     ParameterStore store_;
     Adam adam_;

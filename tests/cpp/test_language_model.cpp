@@ -300,3 +300,34 @@ TEST_CASE("language model: a tiny corpus is learned below the unigram baseline")
     CHECK(after.loss < before.loss);
     std::printf("tiny corpus: loss %.4f -> %.4f, unigram %.4f\n", before.loss, after.loss, after.unigram_loss);
 }
+
+TEST_CASE("language model: a step that leaves the model unusable says so, and so does every later read") {
+    LanguageModelOptions o = small_options();
+    o.learning_rate = 1e15;  // one update leaves the parameters finite, near 1e15: the next forward overflows
+    LanguageModel model(o);
+    const std::string diverged =
+        "training diverged at step 1: the loss or a parameter is no longer finite; try a smaller learning_rate";
+    CHECK(error_of([&] { model.step(1); }) == diverged);
+    CHECK(error_of([&] { model.evaluate(); }) == diverged);
+    CHECK(error_of([&] { model.next("ab"); }) == diverged);
+    CHECK(error_of([&] { model.attention("abc"); }) == diverged);
+    CHECK(error_of([&] { model.head_roles({}); }) == diverged);
+    CHECK(error_of([&] { model.halves({}); }) == diverged);
+    CHECK(error_of([&] { model.trace("abc", TraceOptions{}); }) == diverged);
+    GenerateOptions g;
+    g.prompt = "a";
+    CHECK(error_of([&] { model.generate(g); }) == diverged);
+    CHECK(error_of([&] { model.begin_generation(g); }) == diverged);
+    CHECK(error_of([&] { model.logits({0, 2}, true); }) == diverged);
+    CHECK(error_of([&] { model.step(1); }) == diverged);
+    // new finite parameters (a fresh model's) make it usable again
+    LanguageModel fresh(small_options());
+    std::vector<std::string> names;
+    std::vector<Mat> values;
+    for (Index i = 0; i < fresh.parameters().count(); ++i) {
+        names.push_back(fresh.parameters().tensor(i).name);
+        values.push_back(fresh.parameters().get(i));
+    }
+    model.set_parameters(names, values);
+    CHECK(std::isfinite(model.evaluate().loss));
+}

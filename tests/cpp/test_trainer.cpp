@@ -256,3 +256,35 @@ TEST_CASE("trainer: every bad option and bad call throws a message naming it") {
     CHECK(error_of([&] { t.gradient(5); }) == "parameter index must be from 0 to 4, got 5");
     CHECK(t.steps() == 0);
 }
+
+TEST_CASE("trainer: a step that leaves the model unusable says so, and so does every later read") {
+    // Adam's steps are about the learning rate in size: at 1e15 one update
+    // leaves every parameter finite but near 1e15, and the next forward
+    // overflows. The step that did it throws; evaluate() and probe() throw
+    // the same message rather than answer with a loss of ln 2 and maps of zeros.
+    TrainerOptions o;
+    o.task = "shift";
+    o.learning_rate = 1e15;
+    o.seed = 255;
+    o.length = 5;
+    o.vocab = 2;
+    o.heads = 3;
+    o.d_model = 9;
+    o.batch = 4;
+    o.causal = true;
+    Trainer t(o);
+    const std::string diverged =
+        "training diverged at step 1: the loss or a parameter is no longer finite; try a smaller learning_rate";
+    CHECK(error_of([&] { t.step(1); }) == diverged);
+    CHECK(t.steps() == 1);
+    CHECK(error_of([&] { t.evaluate(); }) == diverged);
+    CHECK(error_of([&] { t.probe(); }) == diverged);
+    CHECK(error_of([&] { t.gradient_check(); }) == diverged);
+    CHECK(error_of([&] { t.step(1); }) == diverged);
+    CHECK(t.steps() == 1);
+    // a learning rate that trains: the same model steps and reads as before
+    o.learning_rate = 0.01;
+    Trainer healthy(o);
+    CHECK(error_of([&] { healthy.step(5); }).empty());
+    CHECK(std::isfinite(healthy.evaluate().loss));
+}

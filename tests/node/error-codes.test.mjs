@@ -40,6 +40,34 @@ test('DELETED, DIVERGED: a handle after delete(); a learning rate that blows up'
   assert.throws(() => t.evaluate(), coded('DELETED', /^trainer\.evaluate: this trainer was deleted$/));
 });
 
+test('DIVERGED on the step whose update broke the model, and on every later read of it', async () => {
+  // one Adam step of 1e15 leaves every parameter finite, near 1e15: the next forward overflows
+  const t = await att.createTrainer({ task: 'shift', learningRate: 1e15, seed: 255, length: 5, vocab: 2, heads: 3, dModel: 9, batch: 4, causal: true });
+  try {
+    const at1 = (fn) => coded('DIVERGED', new RegExp(`^trainer\\.${fn}: training diverged at step 1: .* try a smaller learningRate$`));
+    assert.throws(() => t.step(1), at1('step'));
+    assert.throws(() => t.evaluate(), at1('evaluate'));
+    assert.throws(() => t.probe(), at1('probe'));
+    assert.throws(() => t.step(1), at1('step'));
+  } finally {
+    t.delete();
+  }
+  const lm = await att.createLanguageModel({ texts: ['abcab', 'bcabc', 'cabca', 'ab', 'abcabcabc'], heldOut: ['abca'],
+    layers: 1, heads: 2, dModel: 8, context: 8, batch: 4, learningRate: 1e15, warmup: 0, clip: 0 });
+  try {
+    const at1 = (fn) => coded('DIVERGED', new RegExp(`^languageModel\\.${fn}: training diverged at step 1: `));
+    assert.throws(() => lm.step(1), at1('step'));
+    assert.throws(() => lm.evaluate(), at1('evaluate'));
+    assert.throws(() => lm.next('ab'), at1('next'));
+    assert.throws(() => lm.attention('abc'), at1('attention'));
+    assert.throws(() => lm.generate({ prompt: 'a' }), at1('generate'));
+    assert.throws(() => lm.beginGeneration({ prompt: 'a' }), at1('beginGeneration'));
+    assert.throws(() => lm.headRoles(), at1('headRoles'));
+  } finally {
+    lm.delete();
+  }
+});
+
 test('OUT_OF_MEMORY: a model whose buffers pass the limit', async () => {
   await assert.rejects(att.createTrainer({ dModel: 512, vocab: 4096, batch: 4096, length: 256 }),
     coded('OUT_OF_MEMORY', /^createTrainer: these sizes need \d+ MB of buffers, more than the limit of 256 MB$/));

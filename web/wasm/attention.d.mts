@@ -24,7 +24,8 @@ export type * from './language-model.mjs';
  * What went wrong:
  * - BAD_ARGUMENT: an argument or option the function refuses (the message says which and why)
  * - DELETED: a method of an encoder, trainer or language model called after its delete()
- * - DIVERGED: training produced a non-finite loss or parameter
+ * - DIVERGED: a training step left the model unable to compute finite numbers; every later
+ *   step and read of that model throws it too, naming the step that did it
  * - BAD_MODEL_FILE: bytes that are not a model file this version reads
  * - LOAD_FAILED: a module the call needs could not be loaded
  * - OUT_OF_MEMORY: the inputs or the model do not fit in the module's memory
