@@ -2,7 +2,11 @@
 # Runs the libFuzzer targets (tests/fuzz/fuzz_*.cpp, built by build.sh all in
 # build-fuzz with clang 14, ASan and UBSan), each:
 #   1. on its kept crash inputs, tests/fuzz/regressions/<target>/ (each must pass now);
-#   2. fuzzing from its seed corpus, tests/fuzz/corpus/<target>/, for SECONDS.
+#   2. fuzzing from its seed corpus, tests/fuzz/corpus/<target>/, for SECONDS;
+#   3. on a long run (SECONDS >= 60: npm run fuzz), the inputs that run found
+#      with new coverage merged into the seed corpus (libFuzzer's -merge=1), so
+#      that the next run, and CI's short one, start where this one ended:
+#      commit what it adds to tests/fuzz/corpus/.
 #   fuzz.sh [seconds]     default 5 (what npm test runs: a smoke run); npm run fuzz: 300
 # Runs as many targets at once as there are cores. Prints one line per target ("fuzz: <target> ok, N executions" or where the
 # crash input was written, under build-fuzz/crashes/) and fails if any target crashed.
@@ -32,7 +36,15 @@ run_target() {  # binary
   mkdir -p "$work"
   if "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="build-fuzz/crashes/$target-" "$work" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
-    echo "fuzz: $target ok, $(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}') executions in ${seconds} s" >"$result"
+    local grown=""
+    if [ "$seconds" -ge 60 ]; then
+      local before after
+      before=$(ls "tests/fuzz/corpus/$target" | wc -l)
+      "$binary" -merge=1 -timeout=10 -rss_limit_mb=2048 "tests/fuzz/corpus/$target" "$work" >>"$log" 2>&1
+      after=$(ls "tests/fuzz/corpus/$target" | wc -l)
+      grown=", $((after - before)) inputs added to tests/fuzz/corpus/$target ($after in all)"
+    fi
+    echo "fuzz: $target ok, $(grep -E 'stat::number_of_executed_units' "$log" | head -1 | awk '{print $2}') executions in ${seconds} s$grown" >"$result"
     echo 0 >"build-fuzz/$target.status"
   else
     { echo "fuzz: $target FAILED:"
