@@ -47,10 +47,11 @@ export function svgToPng({ text, width, height }, scale = 2) {
 }
 
 // A text cell a spreadsheet would read as a formula (OWASP's CSV injection
-// list: = + - @, tab, carriage return) gets a leading ' so it is read as
-// text; a number, or text that is only a plain decimal number, cannot be a
-// formula and stays as it is.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// list: = + - @, tab, carriage return; and the full-width ＝ ＋ － ＠, which a
+// spreadsheet set to East Asian input may take for their ASCII forms) gets a
+// leading ' so it is read as text; a number, or text that is only a plain
+// decimal number (ASCII digits), cannot be a formula and stays as it is.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 function csvText(s) {
   return FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
