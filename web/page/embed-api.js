@@ -16,6 +16,7 @@
 // a bad widget name is a visible message (and an error event).
 import { LANGUAGES, detectLanguage, translator } from '../i18n/i18n.js';
 import { mountWidget } from '../runtime/runtime.js';
+import { doc } from '../runtime/dom.js';
 import { checkState, parseState, publicState } from '../runtime/state.js';
 import { DEFINITIONS } from '../widgets/all.js';
 
@@ -68,7 +69,7 @@ function styles(shadow, sheet) {
     shadow.adoptedStyleSheets = [constructed];
     return [];
   }
-  const style = document.createElement('style');
+  const style = doc.createElement('style');
   style.textContent = sheet;
   return [style];
 }
@@ -84,7 +85,7 @@ function frame(element, sheet, widget, theme) {
     }
     shadows.add(shadow);
   }
-  const root = document.createElement('div');
+  const root = doc.createElement('div');
   root.dataset.widget = widget;
   if (theme !== 'auto') root.dataset.theme = theme;
   shadow.replaceChildren(...styles(shadow, sheet), root);
@@ -141,7 +142,7 @@ export function createApi({ version, sheet }) {
       });
     } catch (error) {
       const shadow = element.shadowRoot ?? (() => { const s = element.attachShadow({ mode: 'open' }); shadows.add(s); return s; })();
-      const message = document.createElement('p');
+      const message = doc.createElement('p');
       message.setAttribute('role', 'alert');
       message.textContent = translator(language)('startError', { message: error.message });
       shadow.replaceChildren(message);
@@ -150,7 +151,7 @@ export function createApi({ version, sheet }) {
   }
 
   // every <div data-widget> now and later; a removed one is unmounted
-  function watch(doc) {
+  function watch() {
     const scan = (node) => {
       if (node.nodeType !== 1) return;
       if (node.matches('div[data-widget]')) mountFromAttributes(node);

@@ -1,6 +1,7 @@
 // Mounts the widget named by root.dataset.widget, with its state from the URL
 // (or from data-state) and the chosen language. Shared by the page and the embeds.
 import { translator } from '../i18n/i18n.js';
+import { doc } from './dom.js';
 import { mountWidget } from './runtime.js';
 import { parseState, writeState } from './state.js';
 import { WIDGETS } from '../widgets/index.js';
@@ -27,7 +28,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
       },
     });
   } catch (error) {
-    const message = document.createElement('p');
+    const message = doc.createElement('p');
     message.className = 'widget-error';
     message.setAttribute('role', 'alert');
     message.textContent = translator(lang)('startError', { message: error.message });
