@@ -5,7 +5,11 @@
 //     <form name="createElement">, <div id="attentionWasm"> …: what a forum
 //     lets a comment hold) steers nothing: every file still comes from the
 //     folder of the real embed.js (or attention.js, the classic module), none
-//     from the folder the markup names, and the widgets and the API work.
+//     from the folder the markup names, and the widgets and the API work;
+//   - attentionWasm.mount() takes only a real element of the page, reads only
+//     the options' own properties (not an Object.prototype a script extended),
+//     and answers a BigInt or a cyclic option with the same clear Error as any
+//     bad argument.
 //   node --test tests/browser/host-page.test.mjs
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
+import { WIDGET_NAMES } from '../../web/widgets/index.js';
 import { eventually, startBrowser } from './harness.mjs';
 
 let browser, folder, host, attacker;
@@ -111,6 +116,61 @@ test('a host element with id="attentionWasm" does not stop the embed: its widget
   await readyWidget(page, '#kv div[data-widget="kv-query"]');
   assert.equal(plain(await page.locator('#kv [data-field="estimate"]').textContent()), '70.00 kg');
   assert.deepEqual(await page.evaluate(() => [typeof attentionWasm.mount, Object.keys(attentionWasm).sort()]), ['function', ['mount', 'version']]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('mount: only a real element of the page, own options only, and a clear Error for a BigInt or a cyclic option', async () => {
+  const { page, errors } = await hostPage('<div id="slot"></div>');
+  await page.waitForFunction(() => typeof window.attentionWasm === 'object');
+  const answers = await page.evaluate(() => {
+    const div = document.getElementById('slot');
+    const attempt = (f) => { try { f(); return null; } catch (e) { return `${e.constructor.name}: ${e.message}`; } };
+    const cyclic = [];
+    cyclic.push(cyclic);
+    const loop = {};
+    loop.self = loop;
+    const out = {
+      fake: attempt(() => attentionWasm.mount({ nodeType: 1, localName: 'div', attachShadow() { return {}; } }, { widget: 'kv-query' })),
+      proxy: attempt(() => attentionWasm.mount(new Proxy(div, {}), { widget: 'kv-query' })),
+      otherDocument: attempt(() => attentionWasm.mount(document.implementation.createHTMLDocument('').createElement('div'), { widget: 'kv-query' })),
+      bigintWidget: attempt(() => attentionWasm.mount(div, { widget: 1n })),
+      bigintLang: attempt(() => attentionWasm.mount(div, { widget: 'kv-query', lang: 2n })),
+      bigintState: attempt(() => attentionWasm.mount(div, { widget: 'kv-query', state: { q: 165n } })),
+      cyclicHide: attempt(() => attentionWasm.mount(div, { widget: 'kv-query', hide: cyclic })),
+      cyclicState: attempt(() => attentionWasm.mount(div, { widget: 'kv-query', state: { keys: loop } })),
+    };
+    // a page's script that extended Object.prototype: the options' own properties are read, nothing inherited
+    Object.assign(Object.prototype, { widget: 'masking', state: { q: 150 }, theme: 'dark', hide: ['title', 'intro'] });
+    try {
+      out.inherited = attempt(() => attentionWasm.mount(div, {}));
+      window.handle = attentionWasm.mount(div, { widget: 'kv-query', lang: 'en' });
+    } finally {
+      for (const key of ['widget', 'state', 'theme', 'hide']) delete Object.prototype[key];
+    }
+    out.setStateBigint = attempt(() => window.handle.setState({ q: 170n }));
+    return out;
+  });
+  const notElement = 'Error: attentionWasm.mount: the first argument must be an element of the page';
+  const widgets = WIDGET_NAMES.map((name) => `"${name}"`).join(', ');
+  assert.deepEqual(answers, {
+    fake: notElement,
+    proxy: notElement,
+    otherDocument: notElement,
+    bigintWidget: `Error: attentionWasm.mount: unknown widget 1n; the widgets are ${widgets}`,
+    bigintLang: 'Error: attentionWasm.mount: unknown language 2n; the languages are "en", "zh"',
+    bigintState: 'Error: attentionWasm.mount: bad value for "q" of "kv-query": 165n (it takes a number from 140 to 200)',
+    cyclicHide: 'Error: attentionWasm.mount: hide must be an array of "title", "intro", "quiz", "export", "embed", got [[…]]',
+    cyclicState: 'Error: attentionWasm.mount: bad value for "keys" of "kv-query": an object (it takes a string of at most 200 characters)',
+    inherited: `Error: attentionWasm.mount: unknown widget undefined; the widgets are ${widgets}`,
+    setStateBigint: 'Error: bad value for "q" of "kv-query": 170n (it takes a number from 140 to 200)',
+  });
+  // the widget mounted while Object.prototype was extended: kv-query with its own defaults, its title, the reader's theme
+  const slot = page.locator('#slot');
+  await readyWidget(page, '#slot div[data-widget="kv-query"]');
+  assert.equal(await slot.locator('.widget-title').count(), 1, 'the title not hidden');
+  assert.equal(await slot.locator('div[data-widget]').getAttribute('data-theme'), null, 'no theme chosen');
+  assert.equal(await page.evaluate(() => window.handle.getState().q), 172, 'the default q');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -17,7 +17,7 @@
 import { LANGUAGES, detectLanguage, translator } from '../i18n/i18n.js';
 import { mountWidget } from '../runtime/runtime.js';
 import { doc } from '../runtime/dom.js';
-import { checkState, parseState, publicState } from '../runtime/state.js';
+import { checkState, parseState, publicState, shown, widgetDefaults } from '../runtime/state.js';
 import { DEFINITIONS } from '../widgets/all.js';
 
 export const THEMES = ['auto', 'light', 'dark'];
@@ -33,27 +33,48 @@ function emit(element, type, detail) {
   element.dispatchEvent(new CustomEvent(`attention-wasm:${type}`, { bubbles: true, detail }));
 }
 
+// Whether x is an element of this page's document: a real one, by the
+// platform's own brand check (Element.prototype's localName getter throws on
+// anything else: { nodeType: 1 }, a Proxy of an element), whatever its
+// prototype says, and not one of another document (a frame's), whose shadow
+// root could not adopt this page's stylesheet.
+// (This module is also evaluated in the workers embed.js starts: no DOM there.)
+const getter = (type, name) => (typeof type === 'function' ? Object.getOwnPropertyDescriptor(type.prototype, name).get : null);
+const localNameOf = getter(globalThis.Element, 'localName'), ownerDocumentOf = getter(globalThis.Node, 'ownerDocument');
+function isPageElement(x) {
+  try {
+    localNameOf.call(x);
+  } catch {
+    return false;
+  }
+  return ownerDocumentOf.call(x) === document;
+}
+
+// An option as given: an own property of options, never one inherited (from
+// an Object.prototype a page's script extended), read once.
+const option = (options, key) => (Object.hasOwn(options, key) ? options[key] : undefined);
+
 // The options checked, or an Error naming the first bad one.
 function checkOptions(element, options) {
-  if (!element || element.nodeType !== 1) fail('the first argument must be an element of the page');
+  if (!isPageElement(element)) fail('the first argument must be an element of the page');
   if (mounts.has(element)) fail(`this element already holds the widget "${mounts.get(element).widget}": unmount it first`);
   if (element.shadowRoot && !shadows.has(element.shadowRoot)) fail('this element already has a shadow root of another script');
   if (options === null || typeof options !== 'object') fail('the options must be an object: { widget, state, lang, theme, hide }');
-  const { widget, state = {}, lang, theme = 'auto', hide = [] } = options;
+  const widget = option(options, 'widget'), state = option(options, 'state') ?? {}, lang = option(options, 'lang');
+  const theme = option(options, 'theme') ?? 'auto', hide = option(options, 'hide') ?? [];
   const def = typeof widget === 'string' && Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
-  if (!def) fail(`unknown widget ${JSON.stringify(widget)}; the widgets are ${list(Object.keys(DEFINITIONS))}`);
-  if (lang !== undefined && !LANGUAGES.includes(lang)) fail(`unknown language ${JSON.stringify(lang)}; the languages are ${list(LANGUAGES)}`);
-  if (!THEMES.includes(theme)) fail(`unknown theme ${JSON.stringify(theme)}; the themes are ${list(THEMES)}`);
-  if (!Array.isArray(hide) || hide.some((part) => !HIDEABLE.includes(part))) {
-    fail(`hide must be an array of ${list(HIDEABLE)}, got ${JSON.stringify(hide)}`);
-  }
+  if (!def) fail(`unknown widget ${shown(widget)}; the widgets are ${list(Object.keys(DEFINITIONS))}`);
+  if (lang !== undefined && !LANGUAGES.includes(lang)) fail(`unknown language ${shown(lang)}; the languages are ${list(LANGUAGES)}`);
+  if (!THEMES.includes(theme)) fail(`unknown theme ${shown(theme)}; the themes are ${list(THEMES)}`);
+  const parts = Array.isArray(hide) ? Array.from(hide) : null;
+  if (!parts || !parts.every((part) => HIDEABLE.includes(part))) fail(`hide must be an array of ${list(HIDEABLE)}, got ${shown(hide)}`);
   let given;
   try {
     given = checkState(state, def.controls, widget);
   } catch (error) {
     fail(error.message);
   }
-  return { def, given, lang: lang ?? detectLanguage(''), theme, hide };
+  return { def, given, lang: lang ?? detectLanguage(''), theme, hide: parts };
 }
 
 // The stylesheet of a shadow root: one constructed sheet shared by every widget
@@ -97,7 +118,7 @@ export function createApi({ version, sheet }) {
     const { def, given, lang, theme, hide } = checkOptions(element, options);
     const widget = def.name;
     const { shadow, root } = frame(element, sheet, widget, theme);
-    const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
+    const defaults = widgetDefaults(def, lang);
     const inner = mountWidget(root, def, {
       lang, state: { ...defaults, ...given }, embedded: true, hide,
       onChange: (state) => emit(element, 'statechange', { widget, state }),
@@ -128,7 +149,8 @@ export function createApi({ version, sheet }) {
   // <div data-widget …>: mounted, or a visible message saying why not
   function mountFromAttributes(element) {
     if (mounts.has(element)) return;
-    const { widget, state = '', lang, theme, hide = '' } = element.dataset;
+    // attributes, not element.dataset (which falls back on Object.prototype where an attribute is missing)
+    const [widget, state, lang, theme, hide] = ['widget', 'state', 'lang', 'theme', 'hide'].map((name) => element.getAttribute(`data-${name}`) ?? '');
     const def = Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
     const language = LANGUAGES.includes(lang) ? lang : detectLanguage('');
     try {
@@ -146,7 +168,7 @@ export function createApi({ version, sheet }) {
       message.setAttribute('role', 'alert');
       message.textContent = translator(language)('startError', { message: error.message });
       shadow.replaceChildren(message);
-      emit(element, 'error', { widget: widget ?? '', message: message.textContent });
+      emit(element, 'error', { widget, message: message.textContent });
     }
   }
 

@@ -3,7 +3,7 @@
 import { translator } from '../i18n/i18n.js';
 import { doc } from './dom.js';
 import { mountWidget } from './runtime.js';
-import { parseState, writeState } from './state.js';
+import { parseState, widgetDefaults, writeState } from './state.js';
 import { WIDGETS } from '../widgets/index.js';
 
 // options: { lang, search (the query string holding the state), prefix, writeUrl, embedded,
@@ -18,7 +18,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
     if (!load) throw new Error(translator(lang)('unknownWidget', { name }));
     const def = await load();
     // a widget may default differently per language (the language model: poems in Chinese)
-    const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
+    const defaults = widgetDefaults(def, lang);
     const state = parseState(search, def.controls, defaults, prefix);
     return mountWidget(root, def, {
       lang, state, embedded, hide, after, onReady, onError,
