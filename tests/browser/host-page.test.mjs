@@ -9,7 +9,9 @@
 //   - attentionWasm.mount() takes only a real element of the page, reads only
 //     the options' own properties (not an Object.prototype a script extended),
 //     and answers a BigInt or a cyclic option with the same clear Error as any
-//     bad argument.
+//     bad argument;
+//   - a widget mounted on an element not yet in the document (a single-page
+//     app's view being built) lives until that element, once attached, leaves it.
 //   node --test tests/browser/host-page.test.mjs
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -171,6 +173,33 @@ test('mount: only a real element of the page, own options only, and a clear Erro
   assert.equal(await slot.locator('.widget-title').count(), 1, 'the title not hidden');
   assert.equal(await slot.locator('div[data-widget]').getAttribute('data-theme'), null, 'no theme chosen');
   assert.equal(await page.evaluate(() => window.handle.getState().q), 172, 'the default q');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a widget mounted on an element not yet in the document renders once it is attached, answers setState, and goes when it is removed', async () => {
+  const { page, errors } = await hostPage('<div id="app"></div>');
+  await page.waitForFunction(() => typeof window.attentionWasm === 'object');
+  await page.evaluate(async () => {
+    const view = document.createElement('section');
+    const figure = Object.assign(document.createElement('div'), { id: 'figure' });
+    view.append(figure);
+    window.handle = attentionWasm.mount(figure, { widget: 'kv-query', state: { q: 165, score: 'dot' } });
+    // meanwhile the app renders something else, and a tick passes
+    document.getElementById('app').append(Object.assign(document.createElement('p'), { textContent: 'loading…' }));
+    await new Promise((done) => setTimeout(done, 50));
+    document.getElementById('app').replaceChildren(view);
+  });
+  const estimate = page.locator('#figure [data-field="estimate"]');
+  await readyWidget(page, '#figure div[data-widget="kv-query"]');
+  assert.equal(plain(await estimate.textContent()), '70.00 kg');
+  await page.evaluate(() => window.handle.setState({ q: 172, score: 'gaussian' }));
+  await eventually(async () => plain(await estimate.textContent()) === '66.73 kg', { message: 'the new state drawn' });
+  // once attached, removed: unmounted
+  await page.evaluate(() => document.getElementById('app').replaceChildren());
+  await eventually(() => page.evaluate(() => {
+    try { window.handle.setState({ q: 170 }); return false; } catch (e) { return /was unmounted/.test(e.message); }
+  }), { message: 'unmounted once removed' });
   assert.deepEqual(errors, []);
   await page.close();
 });

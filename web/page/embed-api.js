@@ -24,6 +24,7 @@ export const THEMES = ['auto', 'light', 'dark'];
 export const HIDEABLE = ['title', 'intro', 'quiz', 'export', 'embed'];
 
 const mounts = new Map();  // element -> handle
+const attached = new WeakSet();  // mounted elements seen in the document (watch: removed from it later, unmounted)
 const shadows = new WeakSet();  // the shadow roots this script made (an element keeps its shadow root)
 
 const list = (values) => values.map((v) => JSON.stringify(v)).join(', ');
@@ -113,6 +114,29 @@ function frame(element, sheet, widget, theme) {
   return { shadow, root };
 }
 
+// Mounts every <div data-widget> of the page, now and later
+// (mountFromAttributes). A widget lives until unmount() or until its element,
+// once in the document, leaves it: an element mounted before it is attached
+// (a single-page app's view being built) is not "removed". Seen in the
+// document: connected when a change is observed, or inside a node added
+// since the last one (attached and removed again between two observations).
+function watch(mountFromAttributes) {
+  const scan = (node) => {
+    if (node.nodeType !== 1) return;
+    if (node.matches('div[data-widget]')) mountFromAttributes(node);
+    for (const host of node.querySelectorAll('div[data-widget]')) mountFromAttributes(host);
+    for (const element of mounts.keys()) if (node.contains(element)) attached.add(element);
+  };
+  scan(doc.documentElement);
+  new MutationObserver((records) => {
+    for (const record of records) record.addedNodes.forEach(scan);
+    for (const [element, handle] of mounts) {
+      if (element.isConnected) attached.add(element);
+      else if (attached.has(element)) handle.unmount();
+    }
+  }).observe(doc.documentElement, { childList: true, subtree: true });
+}
+
 export function createApi({ version, sheet }) {
   function mount(element, options = {}) {
     const { def, given, lang, theme, hide } = checkOptions(element, options);
@@ -143,6 +167,7 @@ export function createApi({ version, sheet }) {
       },
     });
     mounts.set(element, handle);
+    if (element.isConnected) attached.add(element);
     return handle;
   }
 
@@ -172,19 +197,5 @@ export function createApi({ version, sheet }) {
     }
   }
 
-  // every <div data-widget> now and later; a removed one is unmounted
-  function watch() {
-    const scan = (node) => {
-      if (node.nodeType !== 1) return;
-      if (node.matches('div[data-widget]')) mountFromAttributes(node);
-      for (const host of node.querySelectorAll('div[data-widget]')) mountFromAttributes(host);
-    };
-    scan(doc.documentElement);
-    new MutationObserver((records) => {
-      for (const record of records) record.addedNodes.forEach(scan);
-      for (const [element, handle] of mounts) if (!element.isConnected) handle.unmount();
-    }).observe(doc.documentElement, { childList: true, subtree: true });
-  }
-
-  return { api: Object.freeze({ version, mount }), watch };
+  return { api: Object.freeze({ version, mount }), watch: () => watch(mountFromAttributes) };
 }
