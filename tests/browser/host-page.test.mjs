@@ -143,12 +143,13 @@ test('mount: only a real element of the page, own options only, and a clear Erro
       cyclicState: attempt(() => attentionWasm.mount(div, { widget: 'kv-query', state: { keys: loop } })),
     };
     // a page's script that extended Object.prototype: the options' own properties are read, nothing inherited
-    Object.assign(Object.prototype, { widget: 'masking', state: { q: 150 }, theme: 'dark', hide: ['title', 'intro'] });
+    const polluted = { widget: 'masking', state: { q: 150 }, theme: 'dark', hide: ['title', 'intro'], q: 160, languageDefaults: { zh: { q: 155 } } };
+    Object.assign(Object.prototype, polluted);
     try {
       out.inherited = attempt(() => attentionWasm.mount(div, {}));
-      window.handle = attentionWasm.mount(div, { widget: 'kv-query', lang: 'en' });
+      window.handle = attentionWasm.mount(div, { widget: 'kv-query', lang: 'zh', state: {} });
     } finally {
-      for (const key of ['widget', 'state', 'theme', 'hide']) delete Object.prototype[key];
+      for (const key of Object.keys(polluted)) delete Object.prototype[key];
     }
     out.setStateBigint = attempt(() => window.handle.setState({ q: 170n }));
     return out;
@@ -167,7 +168,8 @@ test('mount: only a real element of the page, own options only, and a clear Erro
     inherited: `Error: attentionWasm.mount: unknown widget undefined; the widgets are ${widgets}`,
     setStateBigint: 'Error: bad value for "q" of "kv-query": 170n (it takes a number from 140 to 200)',
   });
-  // the widget mounted while Object.prototype was extended: kv-query with its own defaults, its title, the reader's theme
+  // the widget mounted while Object.prototype was extended: kv-query with its own defaults (none inherited, in
+  // state or per language), its title, the reader's theme
   const slot = page.locator('#slot');
   await readyWidget(page, '#slot div[data-widget="kv-query"]');
   assert.equal(await slot.locator('.widget-title').count(), 1, 'the title not hidden');
