@@ -137,7 +137,7 @@ test('a model address of the page\'s origin that answers for ever is read up to 
   const url = new URL('test/endless.bin', browser.url).href;
   const shown = await modelAlert('test/endless.bin');
   assert.deepEqual(shown, {
-    message: `The model file could not be loaded from ${url}: the file goes on past 33,554,432 bytes (32 MiB), the most a model file may take: the reading stopped there`,
+    message: `The model file could not be loaded from ${url}: the file is longer than 33.6 MB, the most this page reads of a model file`,
     phase: 'failed', offOrigin: [],
   });
   // the server's count of what it wrote before the reader went away: the limit, and the socket's buffers at most
@@ -153,7 +153,7 @@ test('a model address of the page\'s origin that redirects to another origin is 
   const shown = await modelAlert(address);
   assert.deepEqual(shown, {
     message: `The model file could not be loaded from ${new URL(address, browser.url).href}: the address answers with a redirect, ` +
-      'which the page does not follow (it could lead to another site): give the model file\'s own address',
+      'which this page does not follow (it could lead to another site): give the model file’s own address',
     phase: 'failed', offOrigin: [],
   });
   assert.equal(served.target, hits, 'the redirect\'s target was not asked for');

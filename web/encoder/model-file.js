@@ -8,6 +8,8 @@
 //     report(change): the status so far changed by change, as web/encoder/encoder.js
 //     describes it: { phase: 'fetching', loaded, total, fromCache },
 //     { phase: 'preparing' }, then { phase: 'ready', loaded, total, fromCache, seconds }
+import { formatNumber } from '../render/format.js';
+
 const CACHE = 'attention-wasm-model-v1';
 
 // The most a model file may take: 32 MiB. The page's files are 8.0 MB (the
@@ -17,7 +19,18 @@ const CACHE = 'attention-wasm-model-v1';
 // endless stream, a wrong address): the reading stops there, rather than
 // let the tab grow by gigabytes.
 export const MODEL_MAX_BYTES = 32 * 1024 * 1024;
-const MAX = `${MODEL_MAX_BYTES.toLocaleString('en')} bytes (32 MiB), the most a model file may take`;
+
+// A model file refused for how the page reads it (its length, a redirect):
+// its message is a key of the catalogs' common section, with vars, put into
+// words where it is shown (model-widgets.js); from the worker it crosses as
+// { name, message, vars } (encoder-worker.js, encoder.js).
+export function modelFileError(key, vars = {}) {
+  const error = new Error(key);
+  error.name = 'ModelFileError';
+  error.vars = vars;
+  return error;
+}
+const tooLong = () => modelFileError('modelTooLong', { limit: formatNumber(MODEL_MAX_BYTES / 1e6, { digits: 1 }) });
 
 // A response's body as one Uint8Array, reporting (loaded, total) per chunk,
 // read up to MODEL_MAX_BYTES and no further. total is Content-Length, or 0
@@ -28,7 +41,7 @@ export async function readBody(response, onChunk) {
   const total = response.headers.get('Content-Encoding') ? 0 : length;
   if (total > MODEL_MAX_BYTES) {
     await response.body?.cancel().catch(() => {});
-    throw new Error(`the file is ${total.toLocaleString('en')} bytes long, more than ${MAX}`);
+    throw tooLong();
   }
   if (!response.body) {  // an answer without a body (204): nothing to read
     onChunk(0, total);
@@ -43,7 +56,7 @@ export async function readBody(response, onChunk) {
     loaded += value.length;
     if (loaded > MODEL_MAX_BYTES) {
       await reader.cancel().catch(() => {});
-      throw new Error(`the file goes on past ${MAX}: the reading stopped there`);
+      throw tooLong();
     }
     chunks.push(value);
     onChunk(loaded, total);
@@ -73,10 +86,7 @@ async function fetchBytes(url, cache, report) {
   // Content-Security-Policy to stop it there. (An opaque answer: where it
   // leads is not even read.)
   const response = await fetch(url, { redirect: 'manual' });
-  if (response.type === 'opaqueredirect') {
-    throw new Error('the address answers with a redirect, which the page does not follow (it could lead to another site): ' +
-      'give the model file\'s own address');
-  }
+  if (response.type === 'opaqueredirect') throw modelFileError('modelRedirect');
   if (!response.ok) throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
   return { bytes: await readBody(response, progress(false)), fromCache: false };
 }

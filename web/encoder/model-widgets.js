@@ -43,7 +43,8 @@ export async function encoderFor(att, state, t) {
   try {
     return { url, encoder: await loadEncoderOnce(att, url) };
   } catch (error) {
-    throw inputError(t('modelFailed', { url, message: error.message }) + (url.startsWith('file:') ? t('fileHint') : ''));
+    const message = error.name === 'ModelFileError' ? t(error.message, error.vars) : error.message;
+    throw inputError(t('modelFailed', { url, message }) + (url.startsWith('file:') ? t('fileHint') : ''));
   }
 }
 
