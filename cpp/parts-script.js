@@ -5,20 +5,32 @@
 // importScripts. api.js loads each on first use.
 //   attentionParts.encoder()   -> Promise<{ default: createAttentionEncoder }>
 //   attentionParts.training()  -> Promise<{ default: createAttentionTraining }>
-// _scriptDir: this script's own address, read by the factory's wrapper when
-// the script ran (document.currentScript).
+// attentionScriptUrl: this script's own address, read when the script ran
+// (script-url.js; embed.js sets it to where its attention.js would be).
 var attentionParts = (function defineAttentionParts(here) {
   'use strict';
+
+  // A host page's markup can shadow the names of its document and window
+  // (<form name="createElement">, <img name="head">, <embed id="createAttentionTraining">):
+  // the document's own method and getter are called, and a factory counts only
+  // as the global's own property (what the part's script defines).
+  const documentOwn = function (name) {
+    const found = Object.getOwnPropertyDescriptor(Document.prototype, name);
+    return found.get || found.value;
+  };
+  const defined = function (scope, factory) {
+    return Object.prototype.hasOwnProperty.call(scope, factory) && typeof scope[factory] === 'function';
+  };
 
   function load(file, factory) {
     return new Promise(function (resolve, reject) {
       const scope = typeof self !== 'undefined' ? self : globalThis;
       // the factory, once the script defining it has run (or already had)
       const settle = function (url) {
-        if (typeof scope[factory] === 'function') resolve({ default: scope[factory] });
+        if (defined(scope, factory)) resolve({ default: scope[factory] });
         else reject(new Error(url + ' did not define ' + factory));
       };
-      if (typeof scope[factory] === 'function') {
+      if (defined(scope, factory)) {
         settle(file);
         return;
       }
@@ -39,7 +51,7 @@ var attentionParts = (function defineAttentionParts(here) {
         settle(url);
         return;
       }
-      const script = document.createElement('script');
+      const script = documentOwn('createElement').call(document, 'script');
       script.src = url;
       script.onload = function () {
         settle(url);
@@ -47,7 +59,7 @@ var attentionParts = (function defineAttentionParts(here) {
       script.onerror = function () {
         reject(new Error('could not load ' + url));
       };
-      document.head.appendChild(script);
+      documentOwn('head').call(document).appendChild(script);
     });
   }
 
@@ -59,4 +71,4 @@ var attentionParts = (function defineAttentionParts(here) {
       return load('attention-training.js', 'createAttentionTraining');
     },
   };
-})(_scriptDir);
+})(attentionScriptUrl);

@@ -38,7 +38,7 @@ const inlineStyles = {
 // embed.js they stay out of the bundle: each is the classic script of the same
 // name in wasm/ beside embed.js, added as a <script> element when first needed
 // (cpp/parts-script.js, the classic module's own loader, told where attention.js
-// would be).
+// would be: attentionScriptUrl).
 const partsLoader = readFileSync(fileURLToPath(new URL('../cpp/parts-script.js', import.meta.url)), 'utf8');
 const separateParts = {
   name: 'separate-parts',
@@ -49,7 +49,7 @@ const separateParts = {
       return {
         resolveDir: web,
         contents: `import { assetUrl } from './runtime/assets.js';
-const _scriptDir = assetUrl('wasm/attention.js');
+const attentionScriptUrl = assetUrl('wasm/attention.js');
 ${partsLoader}
 export default (options) => attentionParts.${part}().then((module) => module.default(options));
 `,

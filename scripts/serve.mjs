@@ -29,9 +29,15 @@ export const WEB_ROOT = resolve(here, '..', 'web');
 
 // Starts a server for root on host:port (port 0: any free port); resolves to { server, url }.
 // base: the path root is served under ('/site/v1/': a host's subpath; other paths are 404);
-// headers: sent with every answer (the tests' CDN sends Access-Control-Allow-Origin: *).
-export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0, base = '/', headers = {} } = {}) {
+// headers: sent with every answer (the tests' CDN sends Access-Control-Allow-Origin: *);
+// routes: { '/path': (req, res) => … } answered by a function instead of a file (the tests').
+export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0, base = '/', headers = {}, routes = {} } = {}) {
   const server = createServer(async (req, res) => {
+    const route = new URL(req.url, 'http://localhost').pathname;
+    if (Object.hasOwn(routes, route)) {
+      routes[route](req, res);
+      return;
+    }
     try {
       const whole = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
       if (!whole.startsWith(base)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });

@@ -4,6 +4,7 @@
 #include "attention/layers.hpp"
 
 #include <cmath>
+#include <set>
 
 namespace attn {
 
@@ -11,52 +12,99 @@ namespace {
 
 [[noreturn]] void bad(const std::string& what) { fail("model file: " + what); }
 
-// Moves the named tensor out of the file, checking its shape (-1: any).
-Mat take(ModelFile& f, const std::string& name, Index rows, Index cols) {
-    const auto found = f.tensors.find(name);
-    if (found == f.tensors.end()) bad("tensor '" + name + "' is missing");
-    Mat m = std::move(found->second);
-    f.tensors.erase(found);
-    if ((rows >= 0 && m.rows() != rows) || (cols >= 0 && m.cols() != cols))
-        bad("tensor '" + name + "' has shape " + shape(m) + ", expected " +
-            shape(rows >= 0 ? rows : m.rows(), cols >= 0 ? cols : m.cols()));
-    return m;
-}
+// The file's tensors as the encoder takes them: each found by name with its
+// shape checked (-1: any), before any of them is decoded.
+class Tensors {
+public:
+    explicit Tensors(const ModelFile& f) : f_(f) {}
 
-Vec take_vector(ModelFile& f, const std::string& name, Index n) { return take(f, name, 1, n).row(0).transpose(); }
+    bool has(const std::string& name) const { return f_.tensors.count(name) != 0; }
 
-EncoderLayer load_layer(ModelFile& f, const std::string& p, Index d_in, Index heads) {
-    EncoderLayer L;
+    const StoredTensor& take(const std::string& name, Index rows, Index cols) {
+        const auto found = f_.tensors.find(name);
+        if (found == f_.tensors.end()) bad("tensor '" + name + "' is missing");
+        const StoredTensor& t = found->second;
+        if ((rows >= 0 && Index(t.rows) != rows) || (cols >= 0 && Index(t.cols) != cols))
+            bad("tensor '" + name + "' has shape " + shape(t.rows, t.cols) + ", expected " +
+                shape(rows >= 0 ? rows : t.rows, cols >= 0 ? cols : t.cols));
+        taken_.insert(name);
+        return t;
+    }
+    const StoredTensor& take_vector(const std::string& name, Index n) { return take(name, 1, n); }
+
+    // every tensor of the file is one the encoder takes
+    void check_all_taken() const {
+        for (const auto& entry : f_.tensors)
+            if (!taken_.count(entry.first)) bad("unexpected tensor '" + entry.first + "'");
+    }
+
+private:
+    const ModelFile& f_;
+    std::set<std::string> taken_;
+};
+
+// The values of a tensor taken: as a matrix, or a vector (its one row).
+Mat matrix(const StoredTensor* t) { return decode_tensor(*t); }
+Vec vector(const StoredTensor* t) { return decode_tensor(*t).row(0).transpose(); }
+
+// One layer's tensors, each shape checked, still coded (residual: none where
+// the width stays the same).
+struct StoredLayer {
+    Index width = 0, out_width = 0;
+    const StoredTensor *residual_W = nullptr, *residual_b = nullptr;
+    const StoredTensor *norm1_scale, *norm1_bias, *qkv_W, *qkv_b, *out_W, *out_b;
+    const StoredTensor *norm2_scale, *norm2_bias, *ffn1_W, *ffn1_b, *ffn2_W, *ffn2_b;
+};
+
+StoredLayer find_layer(Tensors& t, const std::string& p, Index d_in, Index heads) {
+    StoredLayer L;
     require(d_in % heads == 0, "model file: " + p + " width " + std::to_string(d_in) + " is not divisible by " +
                                    std::to_string(heads) + " heads");
-    const Mat out_W = take(f, p + "out.W", d_in, -1);
-    const Index d_out = out_W.cols();
+    L.out_W = &t.take(p + "out.W", d_in, -1);
+    const Index d_out = L.out_W->cols;
     L.width = d_in;
     L.out_width = d_out;
-    if (f.tensors.count(p + "residual.W")) {
-        const Mat W = take(f, p + "residual.W", d_in, d_out);
-        L.residual = pack_dense(W, take_vector(f, p + "residual.b", d_out));
+    if (t.has(p + "residual.W")) {
+        L.residual_W = &t.take(p + "residual.W", d_in, d_out);
+        L.residual_b = &t.take_vector(p + "residual.b", d_out);
     } else if (d_in != d_out) {
         bad("tensor '" + p + "residual.W' is missing: the layer changes the width from " + std::to_string(d_in) +
             " to " + std::to_string(d_out));
     }
-    L.norm1_scale = take_vector(f, p + "norm1.scale", d_in);
-    L.norm1_bias = take_vector(f, p + "norm1.bias", d_in);
-    const Mat qkv = take(f, p + "qkv.W", d_in, 3 * d_in);
-    L.qkv = pack_dense(qkv, take_vector(f, p + "qkv.b", 3 * d_in));
-    L.out = pack_dense(out_W, take_vector(f, p + "out.b", d_out));
-    L.norm2_scale = take_vector(f, p + "norm2.scale", d_out);
-    L.norm2_bias = take_vector(f, p + "norm2.bias", d_out);
-    const Mat W1 = take(f, p + "ffn1.W", d_out, -1);
-    L.ffn1 = pack_dense(W1, take_vector(f, p + "ffn1.b", W1.cols()));
-    const Mat W2 = take(f, p + "ffn2.W", W1.cols(), d_out);
-    L.ffn2 = pack_dense(W2, take_vector(f, p + "ffn2.b", d_out));
+    L.norm1_scale = &t.take_vector(p + "norm1.scale", d_in);
+    L.norm1_bias = &t.take_vector(p + "norm1.bias", d_in);
+    L.qkv_W = &t.take(p + "qkv.W", d_in, 3 * d_in);
+    L.qkv_b = &t.take_vector(p + "qkv.b", 3 * d_in);
+    L.out_b = &t.take_vector(p + "out.b", d_out);
+    L.norm2_scale = &t.take_vector(p + "norm2.scale", d_out);
+    L.norm2_bias = &t.take_vector(p + "norm2.bias", d_out);
+    L.ffn1_W = &t.take(p + "ffn1.W", d_out, -1);
+    L.ffn1_b = &t.take_vector(p + "ffn1.b", L.ffn1_W->cols);
+    L.ffn2_W = &t.take(p + "ffn2.W", L.ffn1_W->cols, d_out);
+    L.ffn2_b = &t.take_vector(p + "ffn2.b", d_out);
+    return L;
+}
+
+// The layer's values, decoded one tensor at a time and packed.
+EncoderLayer decode_layer(const StoredLayer& s) {
+    EncoderLayer L;
+    L.width = s.width;
+    L.out_width = s.out_width;
+    if (s.residual_W) L.residual = pack_dense(matrix(s.residual_W), vector(s.residual_b));
+    L.norm1_scale = vector(s.norm1_scale);
+    L.norm1_bias = vector(s.norm1_bias);
+    L.qkv = pack_dense(matrix(s.qkv_W), vector(s.qkv_b));
+    L.out = pack_dense(matrix(s.out_W), vector(s.out_b));
+    L.norm2_scale = vector(s.norm2_scale);
+    L.norm2_bias = vector(s.norm2_bias);
+    L.ffn1 = pack_dense(matrix(s.ffn1_W), vector(s.ffn1_b));
+    L.ffn2 = pack_dense(matrix(s.ffn2_W), vector(s.ffn2_b));
     return L;
 }
 
 }  // namespace
 
-Encoder load_encoder(ModelFile f) {
+Encoder load_encoder(const ModelFile& f) {
     Encoder e;
     if (f.heads < 1 || f.heads > 64) bad("impossible head count " + std::to_string(f.heads));
     if (f.max_pieces < 1 || f.max_pieces > 4096) bad("impossible longest input " + std::to_string(f.max_pieces));
@@ -64,23 +112,33 @@ Encoder load_encoder(ModelFile f) {
     e.heads = f.heads;
     e.max_pieces = f.max_pieces;
     e.norm_eps = f.norm_eps;
-    e.vocab = Vocabulary(std::move(f.pieces), std::move(f.scores), int(f.reserved));
-    e.embeddings = take(f, "embeddings", -1, -1);
-    if (e.embeddings.rows() < e.vocab.size())
-        bad("tensor 'embeddings' has " + std::to_string(e.embeddings.rows()) + " rows for " +
+    e.vocab = Vocabulary(f.pieces, f.scores, int(f.reserved));
+
+    // every name and shape, against the vocabulary and each other, before any value is decoded
+    Tensors t(f);
+    const StoredTensor* embeddings = &t.take("embeddings", -1, -1);
+    if (Index(embeddings->rows) < e.vocab.size())
+        bad("tensor 'embeddings' has " + std::to_string(embeddings->rows) + " rows for " +
             std::to_string(e.vocab.size()) + " pieces");
-    const Index d_embed = e.embeddings.cols();
+    const Index d_embed = embeddings->cols;
     if (d_embed % 2 != 0) bad("tensor 'embeddings' has an odd width " + std::to_string(d_embed));
-    e.timing = take_vector(f, "timing", d_embed / 2);
+    const StoredTensor* timing = &t.take_vector("timing", d_embed / 2);
+    std::vector<StoredLayer> layers;
     Index width = d_embed;
-    for (int l = 0; f.tensors.count("layer" + std::to_string(l) + ".qkv.W"); ++l) {
-        e.layers.push_back(load_layer(f, "layer" + std::to_string(l) + ".", width, e.heads));
-        width = e.layers.back().out_width;
+    for (int l = 0; t.has("layer" + std::to_string(l) + ".qkv.W"); ++l) {
+        layers.push_back(find_layer(t, "layer" + std::to_string(l) + ".", width, e.heads));
+        width = layers.back().out_width;
     }
-    if (e.layers.empty()) bad("tensor 'layer0.qkv.W' is missing");
-    const Mat pool_W = take(f, "pool.W", width, width);
-    e.pool = pack_dense(pool_W, take_vector(f, "pool.b", width));
-    if (!f.tensors.empty()) bad("unexpected tensor '" + f.tensors.begin()->first + "'");
+    if (layers.empty()) bad("tensor 'layer0.qkv.W' is missing");
+    const StoredTensor* pool_W = &t.take("pool.W", width, width);
+    const StoredTensor* pool_b = &t.take_vector("pool.b", width);
+    t.check_all_taken();
+
+    // then the values, one tensor at a time
+    e.embeddings = matrix(embeddings);
+    e.timing = vector(timing);
+    for (const StoredLayer& L : layers) e.layers.push_back(decode_layer(L));
+    e.pool = pack_dense(matrix(pool_W), vector(pool_b));
     return e;
 }
 

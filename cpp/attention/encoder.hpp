@@ -46,9 +46,11 @@ struct Encoder {
     Scalar norm_eps = 0;
 };
 
-// Builds the encoder from a model file (its tensors are moved, not copied),
-// checking that every tensor is there with a shape that fits the others.
-Encoder load_encoder(ModelFile file);
+// Builds the encoder from a model file read by read_model_file (whose bytes
+// must still be there), checking that every tensor is there with a shape
+// that fits the vocabulary and the others, and that there is no other,
+// before any tensor is decoded; then decodes them one at a time.
+Encoder load_encoder(const ModelFile& file);
 Encoder load_encoder(const std::uint8_t* data, std::size_t size);
 
 struct EncoderAttention {

@@ -48,29 +48,50 @@ float half_to_float(std::uint16_t bits) {
     return static_cast<float>(Eigen::half(Eigen::half_impl::raw_uint16_to_half(bits)));
 }
 
+// The shape of a canonical Huffman code: how many codes of each length, and
+// the shortest length. Throws naming `what` for a length over kMaxCodeLength,
+// more codes of a length than fit (Kraft), or no code at all.
+struct CodeShape {
+    std::array<std::uint32_t, kMaxCodeLength + 1> per_length{};  // [0] unused
+    unsigned shortest = 0;
+};
+CodeShape code_shape(const std::uint8_t* lengths, std::size_t symbols, const std::string& what) {
+    CodeShape c;
+    for (std::size_t s = 0; s < symbols; ++s) {
+        if (lengths[s] > kMaxCodeLength)
+            bad(what + " has a code of length " + std::to_string(lengths[s]) + " (at most " +
+                std::to_string(kMaxCodeLength) + ")");
+        ++c.per_length[lengths[s]];
+    }
+    c.per_length[0] = 0;
+    std::int64_t left = 1;  // codes still free at the current length (Kraft)
+    for (unsigned n = 1; n <= kMaxCodeLength; ++n) {
+        left = 2 * left - c.per_length[n];
+        if (left < 0) bad(what + " has an impossible code: more codes of length " + std::to_string(n) + " than fit");
+        if (c.per_length[n] && !c.shortest) c.shortest = n;
+    }
+    if (!c.shortest) bad(what + " has no code");
+    return c;
+}
+
+// Whether size bytes can hold count codes at all (each takes the shortest
+// code's bits or more): checked before the symbols' memory is allocated.
+void check_symbol_count(const CodeShape& c, std::size_t size, std::uint64_t count, const std::string& what) {
+    if (count > std::uint64_t(size) * 8 / c.shortest)
+        bad(what + ": " + std::to_string(count) + " symbols of at least " + std::to_string(c.shortest) +
+            " bits cannot fit in " + std::to_string(size) + " bytes of codes");
+}
+
 // A canonical Huffman code (the lengths of the file), checked when built.
 class HuffmanTable {
 public:
-    HuffmanTable(const std::vector<std::uint8_t>& lengths, const std::string& what) : what_(what) {
-        // per length, how many codes, and the symbols in code order
-        for (std::size_t s = 0; s < lengths.size(); ++s) {
-            if (lengths[s] > kMaxCodeLength)
-                bad(what + " has a code of length " + std::to_string(lengths[s]) + " (at most " +
-                    std::to_string(kMaxCodeLength) + ")");
-            ++per_length_[lengths[s]];
-        }
-        per_length_[0] = 0;
-        std::int64_t left = 1;  // codes still free at the current length (Kraft)
-        for (unsigned n = 1; n <= kMaxCodeLength; ++n) {
-            left = 2 * left - per_length_[n];
-            if (left < 0) bad(what + " has an impossible code: more codes of length " + std::to_string(n) + " than fit");
-            if (per_length_[n] && !shortest_) shortest_ = n;
-        }
-        if (!shortest_) bad(what + " has no code");
+    HuffmanTable(const std::uint8_t* lengths, std::size_t symbols, const std::string& what)
+        : what_(what), shape_(code_shape(lengths, symbols, what)) {
+        const auto& per_length = shape_.per_length;
         std::array<std::uint32_t, kMaxCodeLength + 2> offset{};
-        for (unsigned n = 1; n <= kMaxCodeLength; ++n) offset[n + 1] = offset[n] + per_length_[n];
+        for (unsigned n = 1; n <= kMaxCodeLength; ++n) offset[n + 1] = offset[n] + per_length[n];
         in_order_.resize(offset[kMaxCodeLength + 1]);  // at most one per length given
-        for (std::size_t s = 0; s < lengths.size(); ++s)
+        for (std::size_t s = 0; s < symbols; ++s)
             if (lengths[s]) in_order_[offset[lengths[s]]++] = std::uint32_t(s);
 
         // the codes of at most kFast bits by table: the next kFast bits (zeros past the end) -> symbol << 5 | length
@@ -78,19 +99,13 @@ public:
         std::uint32_t code = 0;
         std::size_t k = 0;
         for (unsigned n = 1; n <= kMaxCodeLength; ++n, code <<= 1)
-            for (std::uint32_t c = 0; c < per_length_[n]; ++c, ++code, ++k)
+            for (std::uint32_t c = 0; c < per_length[n]; ++c, ++code, ++k)
                 if (n <= kFast)
                     for (std::uint32_t rest = 0; rest < (1u << (kFast - n)); ++rest)
                         fast_[(code << (kFast - n)) | rest] = in_order_[k] << 5 | n;
     }
 
-    // Whether size bytes can hold count codes at all (each takes the shortest
-    // code's bits or more): checked before the symbols' memory is allocated.
-    void check_count(std::size_t size, std::uint64_t count) const {
-        if (count > std::uint64_t(size) * 8 / shortest_)
-            bad(what_ + ": " + std::to_string(count) + " symbols of at least " + std::to_string(shortest_) +
-                " bits cannot fit in " + std::to_string(size) + " bytes of codes");
-    }
+    const CodeShape& shape() const { return shape_; }
 
     // Decodes count symbols from bytes, all of which must be used: emit(i, symbol).
     template <class Emit>
@@ -117,7 +132,7 @@ public:
                 if (at >= bits) bad(what + ": the codes end after " + std::to_string(i) + " of " + std::to_string(count) + " symbols");
                 code |= (bytes[at >> 3] >> (7 - (at & 7))) & 1;
                 ++at;
-                const std::int64_t here = per_length_[n];
+                const std::int64_t here = shape_.per_length[n];
                 if (code - first < here) {
                     emit(i, in_order_[std::size_t(index + code - first)]);
                     break;
@@ -136,112 +151,114 @@ public:
 private:
     static constexpr unsigned kFast = 11;
     std::string what_;
-    std::array<std::uint32_t, kMaxCodeLength + 1> per_length_{};
-    unsigned shortest_ = 0;  // the shortest code's length
+    CodeShape shape_;
     std::vector<std::uint32_t> in_order_;
     std::vector<std::uint32_t> fast_;
 };
 
-// A quantized tensor's header and codes, checked before its matrix is allocated:
-// every symbol takes at least one bit, so count <= 8 * the bytes present, and
-// at least the shortest code of its table.
-Mat read_quantized(Reader& in, const std::string& name, std::uint32_t rows, std::uint32_t cols) {
-    const auto step = in.get<float>("the step of '" + name + "'");
-    if (!std::isfinite(step) || !(step > 0)) bad("tensor '" + name + "' has step " + number(step));
-    const auto lowest = in.get<std::int32_t>("the lowest value of '" + name + "'");
-    const auto symbols = in.get<std::uint32_t>("the symbol count of '" + name + "'");
-    if (symbols < 1 || symbols > 65536)
-        bad("tensor '" + name + "' has " + std::to_string(symbols) + " symbols (1 to 65536)");
-    const std::uint8_t* l = in.take(symbols, "the code lengths of '" + name + "'");
-    const std::vector<std::uint8_t> lengths(l, l + symbols);
+// A quantized tensor's header and codes, checked against the bytes: every
+// symbol takes at least the shortest code of its table.
+void find_quantized(Reader& in, const std::string& name, StoredTensor& t) {
+    t.step = in.get<float>("the step of '" + name + "'");
+    if (!std::isfinite(t.step) || !(t.step > 0)) bad("tensor '" + name + "' has step " + number(t.step));
+    t.lowest = in.get<std::int32_t>("the lowest value of '" + name + "'");
+    t.symbols = in.get<std::uint32_t>("the symbol count of '" + name + "'");
+    if (t.symbols < 1 || t.symbols > 65536)
+        bad("tensor '" + name + "' has " + std::to_string(t.symbols) + " symbols (1 to 65536)");
+    t.code_lengths = in.take(t.symbols, "the code lengths of '" + name + "'");
     const auto bytes = in.get<std::uint32_t>("the code size of '" + name + "'");
-    const std::uint64_t count = std::uint64_t(rows) * cols;
+    const std::uint64_t count = std::uint64_t(t.rows) * t.cols;
     if (bytes > in.left())
         bad("truncated: the codes of '" + name + "' need " + std::to_string(bytes) + " bytes, only " +
             std::to_string(in.left()) + " left");
     if (count > std::uint64_t(bytes) * 8)
-        bad("tensor '" + name + "' " + shape(rows, cols) + " cannot fit in " + std::to_string(bytes) +
+        bad("tensor '" + name + "' " + shape(t.rows, t.cols) + " cannot fit in " + std::to_string(bytes) +
             " bytes of codes");
-    const std::uint8_t* codes = in.take(bytes, "the codes of '" + name + "'");
-    const HuffmanTable table(lengths, "tensor '" + name + "'");
-    table.check_count(bytes, count);  // the shortest code's bits each
-    // decoded straight into the matrix: no list of symbols beside it
-    Mat m(rows, cols);
-    Scalar* out = m.data();
-    table.decode(codes, bytes, std::size_t(count), [&](std::size_t i, std::uint32_t symbol) {
-        out[i] = Scalar(double(std::int64_t(lowest) + symbol) * double(step));
-    });
-    return m;
+    check_symbol_count(code_shape(t.code_lengths, t.symbols, "tensor '" + name + "'"), bytes, count,
+                       "tensor '" + name + "'");
+    t.size = bytes;
+    t.data = in.take(bytes, "the codes of '" + name + "'");
 }
 
-Mat read_tensor(Reader& in, const std::string& name, std::uint32_t version) {
+// One tensor's header, and its data found and checked against the bytes left:
+// nothing is decoded or allocated for its values.
+StoredTensor find_tensor(Reader& in, const std::string& name, std::uint32_t version) {
+    StoredTensor t;
+    t.name = name;
     const auto dtype = in.get<std::uint8_t>("the dtype of '" + name + "'");
-    const auto rows = in.get<std::uint32_t>("the rows of '" + name + "'");
-    const auto cols = in.get<std::uint32_t>("the cols of '" + name + "'");
-    if (rows == 0 || cols == 0 || rows > kMaxDim || cols > kMaxDim)
-        bad("tensor '" + name + "' has impossible shape " + shape(rows, cols));
+    t.rows = in.get<std::uint32_t>("the rows of '" + name + "'");
+    t.cols = in.get<std::uint32_t>("the cols of '" + name + "'");
+    if (t.rows == 0 || t.cols == 0 || t.rows > kMaxDim || t.cols > kMaxDim)
+        bad("tensor '" + name + "' has impossible shape " + shape(t.rows, t.cols));
     if (dtype < 1 || dtype > 4)
         bad("tensor '" + name + "' has unknown dtype " + std::to_string(dtype) +
             " (1 float32, 2 float16, 3 int8, 4 quantized)");
-    if (dtype == std::uint8_t(DType::quantized) && version < kModelVersionQuantized)
+    t.dtype = DType(dtype);
+    if (t.dtype == DType::quantized && version < kModelVersionQuantized)
         bad("tensor '" + name + "' is quantized (dtype 4) in a version " + std::to_string(version) + " file");
-    Mat m;
-    if (dtype == std::uint8_t(DType::quantized)) {
-        m = read_quantized(in, name, rows, cols);
-    } else {
-        // the bytes this tensor needs, checked before anything is allocated
-        const std::uint64_t count64 = std::uint64_t(rows) * cols;
-        const std::uint64_t need = dtype == std::uint8_t(DType::float32)   ? count64 * 4
-                                   : dtype == std::uint8_t(DType::float16) ? count64 * 2
-                                                                           : count64 + std::uint64_t(rows) * 4;
-        if (need > in.left())
-            bad("truncated: tensor '" + name + "' " + shape(rows, cols) + " needs " + std::to_string(need) +
-                " bytes, only " + std::to_string(in.left()) + " left");
-        const std::size_t count = std::size_t(count64);
-        m.resize(rows, cols);
-        Scalar* out = m.data();
-        switch (DType(dtype)) {
-            case DType::float32: {
-                std::memcpy(out, in.take(count * 4, "the data of '" + name + "'"), count * 4);
-                break;
-            }
-            case DType::float16: {
-                const std::uint8_t* p = in.take(count * 2, "the data of '" + name + "'");
-                for (std::size_t i = 0; i < count; ++i) out[i] = half_to_float(std::uint16_t(p[2 * i] | p[2 * i + 1] << 8));
-                break;
-            }
-            case DType::int8: {
-                const std::uint8_t* s = in.take(std::size_t(rows) * 4, "the row scales of '" + name + "'");
-                const std::uint8_t* q = in.take(count, "the data of '" + name + "'");
-                for (std::uint32_t r = 0; r < rows; ++r) {
-                    float scale;
-                    std::memcpy(&scale, s + 4 * std::size_t(r), 4);
-                    if (!std::isfinite(scale) || scale < 0) bad("tensor '" + name + "' has row scale " + number(scale));
-                    for (std::uint32_t c = 0; c < cols; ++c) {
-                        const std::size_t i = std::size_t(r) * cols + c;
-                        out[i] = Scalar(static_cast<std::int8_t>(q[i])) * scale;
-                    }
-                }
-                break;
-            }
-            case DType::quantized: break;  // read above
-        }
+    if (t.dtype == DType::quantized) {
+        find_quantized(in, name, t);
+        return t;
     }
-    const Scalar* out = m.data();
-    for (Index i = 0; i < m.size(); ++i)
-        if (!std::isfinite(out[i])) bad("tensor '" + name + "' holds " + number(out[i]) + " at entry " + std::to_string(i));
-    return m;
+    const std::uint64_t count = std::uint64_t(t.rows) * t.cols;
+    const std::uint64_t need = t.dtype == DType::float32   ? count * 4
+                               : t.dtype == DType::float16 ? count * 2
+                                                           : count + std::uint64_t(t.rows) * 4;
+    if (need > in.left())
+        bad("truncated: tensor '" + name + "' " + shape(t.rows, t.cols) + " needs " + std::to_string(need) +
+            " bytes, only " + std::to_string(in.left()) + " left");
+    t.size = std::size_t(need);
+    t.data = in.take(t.size, "the data of '" + name + "'");
+    return t;
 }
 
 }  // namespace
 
 std::vector<std::uint32_t> decode_huffman(const std::vector<std::uint8_t>& lengths, const std::uint8_t* bytes,
                                           std::size_t size, std::size_t count, const std::string& what) {
-    const HuffmanTable table(lengths, what);
-    table.check_count(size, count);
+    const HuffmanTable table(lengths.data(), lengths.size(), what);
+    check_symbol_count(table.shape(), size, count, what);
     std::vector<std::uint32_t> out(count);
     table.decode(bytes, size, count, [&](std::size_t i, std::uint32_t symbol) { out[i] = symbol; });
     return out;
+}
+
+Mat decode_tensor(const StoredTensor& t) {
+    const std::string& name = t.name;
+    Mat m(t.rows, t.cols);
+    Scalar* out = m.data();
+    const std::size_t count = std::size_t(t.rows) * t.cols;
+    switch (t.dtype) {
+        case DType::float32: std::memcpy(out, t.data, count * 4); break;
+        case DType::float16:
+            for (std::size_t i = 0; i < count; ++i)
+                out[i] = half_to_float(std::uint16_t(t.data[2 * i] | t.data[2 * i + 1] << 8));
+            break;
+        case DType::int8: {
+            const std::uint8_t* q = t.data + std::size_t(t.rows) * 4;  // after the row scales
+            for (std::uint32_t r = 0; r < t.rows; ++r) {
+                float scale;
+                std::memcpy(&scale, t.data + 4 * std::size_t(r), 4);
+                if (!std::isfinite(scale) || scale < 0) bad("tensor '" + name + "' has row scale " + number(scale));
+                for (std::uint32_t c = 0; c < t.cols; ++c) {
+                    const std::size_t i = std::size_t(r) * t.cols + c;
+                    out[i] = Scalar(static_cast<std::int8_t>(q[i])) * scale;
+                }
+            }
+            break;
+        }
+        case DType::quantized: {
+            // decoded straight into the matrix: no list of symbols beside it
+            const HuffmanTable table(t.code_lengths, t.symbols, "tensor '" + name + "'");
+            table.decode(t.data, t.size, count, [&](std::size_t i, std::uint32_t symbol) {
+                out[i] = Scalar(double(std::int64_t(t.lowest) + symbol) * double(t.step));
+            });
+            break;
+        }
+    }
+    for (Index i = 0; i < m.size(); ++i)
+        if (!std::isfinite(out[i])) bad("tensor '" + name + "' holds " + number(out[i]) + " at entry " + std::to_string(i));
+    return m;
 }
 
 std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
@@ -297,14 +314,23 @@ ModelFile read_model_file(const std::uint8_t* data, std::size_t size) {
         f.pieces.emplace_back(reinterpret_cast<const char*>(bytes), length);
         f.scores.push_back(in.get<double>("the score of piece " + std::to_string(i)));
     }
+    // each tensor takes its name's length byte, a dtype byte and two u32 at least
+    constexpr std::uint64_t kTensorBytes = 1 + 1 + 4 + 4;
+    if (std::uint64_t(n_tensors) * kTensorBytes > in.left())
+        bad("truncated: the tensor count says " + std::to_string(n_tensors) + " tensors, at least " +
+            std::to_string(std::uint64_t(n_tensors) * kTensorBytes) + " bytes, only " + std::to_string(in.left()) +
+            " left");
+    std::uint64_t weights = 0;
     for (std::uint32_t t = 0; t < n_tensors; ++t) {
         const auto length = in.get<std::uint8_t>("the name of tensor " + std::to_string(t));
         const std::uint8_t* bytes = in.take(length, "the name of tensor " + std::to_string(t));
         const std::string name(reinterpret_cast<const char*>(bytes), length);
         if (f.tensors.count(name)) bad("tensor '" + name + "' appears twice");
-        const std::size_t dtype_at = in.offset();
-        f.tensors.emplace(name, read_tensor(in, name, version));
-        f.stored_as.emplace(name, DType(data[dtype_at]));
+        const StoredTensor& stored = f.tensors.emplace(name, find_tensor(in, name, version)).first->second;
+        weights += std::uint64_t(stored.rows) * stored.cols;
+        if (weights > kMaxWeights)
+            bad("the tensors up to '" + name + "' hold " + std::to_string(weights) + " weights, more than the " +
+                std::to_string(kMaxWeights) + " a model file may hold");
     }
     if (in.left() != 0) bad(std::to_string(in.left()) + " unexpected bytes after the last tensor");
     return f;

@@ -37,6 +37,23 @@ namespace attn {
 
 enum class DType : std::uint8_t { float32 = 1, float16 = 2, int8 = 3, quantized = 4 };
 
+// A tensor as the file stores it, its values not yet decoded: how, its shape
+// (checked against the bytes it takes), and where its bytes are in the file
+// (which must outlive it).
+struct StoredTensor {
+    std::string name;
+    DType dtype = DType::float32;
+    std::uint32_t rows = 0, cols = 0;
+    const std::uint8_t* data = nullptr;  // float32, float16: the entries; int8: the row scales, then the
+                                         // entries; quantized: the codes
+    std::size_t size = 0;                // bytes at data
+    // quantized only: value = (lowest + symbol) * step, each symbol's code length at code_lengths
+    float step = 0;
+    std::int32_t lowest = 0;
+    const std::uint8_t* code_lengths = nullptr;
+    std::uint32_t symbols = 0;
+};
+
 struct ModelFile {
     std::uint32_t heads = 0;
     std::uint32_t max_pieces = 0;
@@ -44,20 +61,33 @@ struct ModelFile {
     std::uint32_t reserved = 0;
     std::vector<std::string> pieces;
     std::vector<double> scores;
-    std::map<std::string, Mat> tensors;  // decoded to float32; vectors are (1, n)
-    std::map<std::string, DType> stored_as;
+    std::map<std::string, StoredTensor> tensors;  // by name, as stored: decode_tensor gives the values
 };
 
 constexpr char kModelMagic[8] = {'A', 'T', 'T', 'N', 'W', 'E', 'N', 'C'};
 constexpr std::uint32_t kModelVersion = 1;            // float32, float16 and int8 tensors
 constexpr std::uint32_t kModelVersionQuantized = 2;   // may also hold quantized tensors
 constexpr unsigned kMaxCodeLength = 24;
+// The most weights a file's tensors may hold together: 2^25 (33.5 M, 128 MB as
+// float32), nearly five times the 7.0 M of the encoder the page ships. A
+// quantized file packs up to eight weights in a byte, so its size alone bounds
+// its weights only to 32 times its bytes in memory.
+constexpr std::uint64_t kMaxWeights = std::uint64_t(1) << 25;
 
-// Reads and checks a whole file. Throws an invalid_argument starting
-// "model file: " for anything that is not a complete, intact file of this
-// format: wrong magic, other version, truncation, a checksum mismatch,
-// impossible sizes, bad UTF-8, non-finite numbers.
+// Reads and checks a whole file without decoding any tensor. Throws an
+// invalid_argument starting "model file: " for anything that is not a
+// complete, intact file of this format: wrong magic, other version,
+// truncation, a checksum mismatch, bad UTF-8, a tensor whose shape, dtype or
+// code table is impossible or needs more bytes than the file has left (a
+// quantized tensor's symbols at least its shortest code each), or more than
+// kMaxWeights weights in all. Every count and shape is checked against the
+// bytes before memory is set aside for it; the result points into data.
 ModelFile read_model_file(const std::uint8_t* data, std::size_t size);
+
+// A tensor's values (a vector is (1, n)). Throws naming the tensor for a
+// non-finite value, an int8 row scale below 0 or not finite, or codes that do
+// not decode to its rows * cols symbols exactly.
+Mat decode_tensor(const StoredTensor& tensor);
 
 // Decodes count Huffman-coded symbols (the canonical code of lengths, as in
 // the file) from bytes, all of which must be used. Throws naming `what` on an

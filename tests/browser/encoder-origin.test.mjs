@@ -5,9 +5,13 @@
 // worker started from a blob: URL that imports the worker's module keeps to
 // the module's origin. Where the page's own check were to let a foreign
 // address through, the widget shows the worker's refusal as its usual message.
+// An address of the page's origin is read up to 32 MiB (an endless answer is
+// cut there, the widget says why), and its redirects are not followed (the
+// origin they lead to gets no request).
 //   node --test tests/browser/encoder-origin.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { served } from '../server.mjs';
 import { LOAD, openInstrumented, ready, startBrowser, widget } from './harness.mjs';
 
 let browser, foreign;
@@ -109,4 +113,48 @@ test('were the page\'s check to let a foreign model through, the widget shows th
   assert.deepEqual(offOrigin, [], 'the model was not requested');
   assert.deepEqual(log.pageErrors, []);
   await page.close();
+});
+
+// The real-model widget of embed.html at model=address: its alert once it names the model file, and
+// the requests that left the origin (recorded, then stopped).
+async function modelAlert(address) {
+  const offOrigin = [];
+  const { page, log } = await openInstrumented(browser, `embed.html?widget=real-model&model=${encodeURIComponent(address)}`, {
+    route: (p) => p.route((url) => url.origin !== browser.origin, (r) => { offOrigin.push(r.request().url()); return r.abort(); }),
+  });
+  const root = widget(page, 'real-model', '');
+  await ready(root);
+  const alert = root.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await alert.waitFor({ timeout: LOAD });
+  const shown = { message: await alert.textContent(), phase: await root.locator('.model-loader').getAttribute('data-phase'), offOrigin };
+  assert.deepEqual(log.pageErrors, []);
+  await page.close();
+  return shown;
+}
+
+test('a model address of the page\'s origin that answers for ever is read up to 32 MiB, then stopped, and the widget says why', async () => {
+  const streams = served.endless.length;
+  const url = new URL('test/endless.bin', browser.url).href;
+  const shown = await modelAlert('test/endless.bin');
+  assert.deepEqual(shown, {
+    message: `The model file could not be loaded from ${url}: the file is longer than 33.6 MB, the most this page reads of a model file`,
+    phase: 'failed', offOrigin: [],
+  });
+  // the server's count of what it wrote before the reader went away: the limit, and the socket's buffers at most
+  assert.equal(served.endless.length, streams + 1, 'one endless answer, ended');
+  const sent = served.endless.at(-1);
+  assert.ok(sent >= 32 * 2 ** 20 && sent <= 48 * 2 ** 20, `${sent} bytes sent before the reader stopped`);
+});
+
+test('a model address of the page\'s origin that redirects to another origin is refused, and that origin gets no request', async () => {
+  const target = new URL('test/target.bin', foreign).href;
+  const address = `test/redirect?to=${encodeURIComponent(target)}`;
+  const hits = served.target;
+  const shown = await modelAlert(address);
+  assert.deepEqual(shown, {
+    message: `The model file could not be loaded from ${new URL(address, browser.url).href}: the address answers with a redirect, ` +
+      'which this page does not follow (it could lead to another site): give the model file’s own address',
+    phase: 'failed', offOrigin: [],
+  });
+  assert.equal(served.target, hits, 'the redirect\'s target was not asked for');
 });

@@ -83,3 +83,30 @@ test('a quantized file cut or wrong anywhere is an Error naming what is wrong', 
   await bad(patched(embeddings + 20 + symbols, u32(0x7fffffff)), /truncated: the codes of 'embeddings' need 2147483647 bytes/);
   assert.equal(small.encode('The cat sat.').words[1], 'cat');
 });
+
+// The file with two more tensors (and a right checksum): 'big', 4096 x 4096 of 1-bit codes (2 MB in
+// the file, 64 MB decoded), then 'late', whose header claims a float32 (1000, 1000) that the file
+// does not hold. Refused before any tensor is decoded: the heap of a fresh encoder module grows by
+// the file's copy at most, not by the 64 MB (nor the 28 MB of the real tensors before them).
+test('a file whose tensors claim more than it holds is refused before any tensor is decoded', async () => {
+  const tensor = (name, dtype, rows, cols) => [name.length, ...Buffer.from(name, 'latin1'), dtype, ...u32(rows), ...u32(cols)];
+  const big = [...tensor('big', 4, 4096, 4096), ...new Uint8Array(Float32Array.of(0.5).buffer), ...u32(0), ...u32(1), 1, ...u32(2 ** 21)];
+  const late = tensor('late', 1, 1000, 1000);
+  const doctored = new Uint8Array(qBytes.length + big.length + 2 ** 21 + late.length);
+  doctored.set(qBytes.subarray(0, qBytes.length - 4));
+  let at = qBytes.length - 4;
+  for (const part of [big, new Uint8Array(2 ** 21), late]) { doctored.set(part, at); at += part.length; }
+  const view = new DataView(doctored.buffer);
+  view.setUint32(32, view.getUint32(32, true) + 2, true);  // the tensor count
+  view.setUint32(at, crc32(doctored.subarray(0, at)), true);
+  const { default: createAttentionEncoder } = await import('../../web/wasm/attention-encoder.mjs');
+  const part = await createAttentionEncoder();
+  const before = part.debug.memoryStats().heapBytes;
+  assert.throws(() => part.loadEncoder(doctored), (e) => e.message === "loadEncoder: model file: truncated: tensor 'late' (1000, 1000) needs 4000000 bytes, only 0 left");
+  const grown = part.debug.memoryStats().heapBytes - before;
+  assert.ok(grown <= 2 * doctored.length, `the heap grew by ${grown} bytes for a file of ${doctored.length}`);
+  // the same module then loads the real file
+  const encoder = part.loadEncoder(qBytes);
+  assert.equal(encoder.encode('The cat sat.').words[1], 'cat');
+  encoder.delete();
+});

@@ -43,3 +43,18 @@ test('toCsv: ordinary text is unchanged; a formula character later in the cell i
 test('toCsv: the header row is escaped too', () => {
   assert.equal(lines(toCsv(['=cmd', '@x'], []))[0], '\'=cmd,\'@x');
 });
+
+test('toCsv: a cell beginning with a full-width ＝ ＋ － ＠ gets a leading quote, as its ASCII form does', () => {
+  const rows = [['＝HYPERLINK("https://example.com","x")'], ['＋1+1'], ['－1+1'], ['＠SUM(A1:A2)'], ['\t＝1'], ['\r＋1'], ['－１'], ['a＝b']];
+  assert.deepEqual(lines(toCsv(['cell'], rows)), [
+    'cell',
+    '"\'＝HYPERLINK(""https://example.com"",""x"")"',
+    '\'＋1+1',
+    '\'－1+1',
+    '\'＠SUM(A1:A2)',
+    '\'\t＝1',
+    '"\'\r＋1"',
+    '\'－１',  // full-width digits are not a plain number: the cell stays text
+    'a＝b',
+  ]);
+});

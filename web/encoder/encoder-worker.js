@@ -5,7 +5,7 @@
 //   in:  { type: 'load', url, origin } once, then { type: 'encode' | 'embed', id, text }
 //        (origin: where the page lets the model be, for a worker started from a blob: URL)
 //   out: { type: 'status', change } while loading, then { type: 'loaded', info } or
-//        { type: 'failed', message } (the model file) or { type: 'unavailable', message } (the
+//        { type: 'failed', name, message, vars } (the model file: the Error's) or { type: 'unavailable', message } (the
 //        module: the page then loads the encoder itself); { type: 'result', id, value } or
 //        { type: 'error', id, message } for each call
 import createAttention from '../wasm/attention.mjs';
@@ -66,7 +66,9 @@ async function load(url, pageOrigin) {
     encoder = await loadModel(att, url, (change) => self.postMessage({ type: 'status', change }));
     self.postMessage({ type: 'loaded', info: encoder.info() });
   } catch (error) {
-    self.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    // (a ModelFileError's message is a catalog key, with its vars)
+    const { name, message, vars } = error instanceof Error ? error : { message: String(error) };
+    self.postMessage({ type: 'failed', name, message, vars });
   }
 }
 

@@ -20,7 +20,7 @@
 //               loaded, total (bytes; total 0 while unknown), fromCache, seconds, error, file (its name),
 //               where: 'worker' | 'page' (where it loads, once that is known) }
 // A failed load is forgotten, so the next request tries again.
-import { loadModel } from './model-file.js';
+import { loadModel, modelFileError } from './model-file.js';
 import { assetUrl } from '../runtime/assets.js';
 import { startWorker } from '../runtime/workers.js';
 
@@ -134,7 +134,7 @@ function loadInWorker(url, item) {
         resolve({ info: Object.freeze(data.info), encode: (text) => ask('encode', text), embed: (text) => ask('embed', text) });
       } else if (data.type === 'failed') {
         worker.terminate();
-        reject(new Error(data.message));
+        reject(data.name === 'ModelFileError' ? modelFileError(data.message, data.vars) : new Error(data.message));
       } else if (data.type === 'unavailable') {
         worker.terminate();
         reject(new NoWorker(data.message));

@@ -8,18 +8,44 @@
 //     report(change): the status so far changed by change, as web/encoder/encoder.js
 //     describes it: { phase: 'fetching', loaded, total, fromCache },
 //     { phase: 'preparing' }, then { phase: 'ready', loaded, total, fromCache, seconds }
+import { formatNumber } from '../render/format.js';
+
 const CACHE = 'attention-wasm-model-v1';
 
-// A response's body as one Uint8Array, reporting (loaded, total) per chunk.
-// total is Content-Length, or 0 when the server does not say (or compresses:
-// then the length counts other bytes than the stream gives).
-async function readBody(response, onChunk) {
+// The most a model file may take: 32 MiB. The page's files are 8.0 MB (the
+// quantized model it loads), 14.1 MB and 28.0 MB (the float16 and float32
+// ones ?weights= asks for): the largest fits with room to spare, four times
+// the one the page loads. A longer answer is not a model of this page (an
+// endless stream, a wrong address): the reading stops there, rather than
+// let the tab grow by gigabytes.
+export const MODEL_MAX_BYTES = 32 * 1024 * 1024;
+
+// A model file refused for how the page reads it (its length, a redirect):
+// its message is a key of the catalogs' common section, with vars, put into
+// words where it is shown (model-widgets.js); from the worker it crosses as
+// { name, message, vars } (encoder-worker.js, encoder.js).
+export function modelFileError(key, vars = {}) {
+  const error = new Error(key);
+  error.name = 'ModelFileError';
+  error.vars = vars;
+  return error;
+}
+const tooLong = () => modelFileError('modelTooLong', { limit: formatNumber(MODEL_MAX_BYTES / 1e6, { digits: 1 }) });
+
+// A response's body as one Uint8Array, reporting (loaded, total) per chunk,
+// read up to MODEL_MAX_BYTES and no further. total is Content-Length, or 0
+// when the server does not say (or compresses: then the length counts other
+// bytes than the stream gives).
+export async function readBody(response, onChunk) {
   const length = Number(response.headers.get('Content-Length')) || 0;
   const total = response.headers.get('Content-Encoding') ? 0 : length;
-  if (!response.body) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    onChunk(bytes.length, total);
-    return bytes;
+  if (total > MODEL_MAX_BYTES) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLong();
+  }
+  if (!response.body) {  // an answer without a body (204): nothing to read
+    onChunk(0, total);
+    return new Uint8Array(0);
   }
   const reader = response.body.getReader();
   const chunks = [];
@@ -27,8 +53,12 @@ async function readBody(response, onChunk) {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
     loaded += value.length;
+    if (loaded > MODEL_MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLong();
+    }
+    chunks.push(value);
     onChunk(loaded, total);
   }
   const bytes = new Uint8Array(loaded);
@@ -51,7 +81,12 @@ async function fetchBytes(url, cache, report) {
   const cached = cache ? await cache.match(url).catch(() => undefined) : undefined;
   if (cached) return { bytes: await readBody(cached, progress(true)), fromCache: true };
   report({ phase: 'fetching', loaded: 0, total: 0, fromCache: false });
-  const response = await fetch(url);
+  // A redirect is not followed: it could lead off the origin this address was
+  // allowed for (encoder.js, encoder-worker.js), and the worker has no
+  // Content-Security-Policy to stop it there. (An opaque answer: where it
+  // leads is not even read.)
+  const response = await fetch(url, { redirect: 'manual' });
+  if (response.type === 'opaqueredirect') throw modelFileError('modelRedirect');
   if (!response.ok) throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
   return { bytes: await readBody(response, progress(false)), fromCache: false };
 }

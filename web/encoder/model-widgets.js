@@ -3,7 +3,7 @@
 // first of them comes into view (the 8 MB file loads then, once per page:
 // web/encoder/encoder.js), the loader's view, and encodings cached by model and text.
 // Their messages are in the common section of the catalogs.
-import { whenNear } from '../runtime/dom.js';
+import { doc, whenNear } from '../runtime/dom.js';
 import { MODEL_FILES, closeEncoders, defaultModelUrl, loadEncoderOnce, modelAllowed, watchEncoder, weightsAsked } from './encoder.js';
 import { modelLoader, showModelStatus } from '../render/loader.js';
 import { inputError } from '../runtime/text.js';
@@ -21,7 +21,7 @@ export function modelUrl(model, t) {
   }
   let url;
   try {
-    url = new URL(model, document.baseURI);
+    url = new URL(model, doc.baseURI);
     // a % that starts no escape (model=%, %E0%A4%A): the browser keeps it, but it names no file
     decodeURIComponent(url.pathname);
   } catch {
@@ -43,7 +43,8 @@ export async function encoderFor(att, state, t) {
   try {
     return { url, encoder: await loadEncoderOnce(att, url) };
   } catch (error) {
-    throw inputError(t('modelFailed', { url, message: error.message }) + (url.startsWith('file:') ? t('fileHint') : ''));
+    const message = error.name === 'ModelFileError' ? t(error.message, error.vars) : error.message;
+    throw inputError(t('modelFailed', { url, message }) + (url.startsWith('file:') ? t('fileHint') : ''));
   }
 }
 

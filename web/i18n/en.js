@@ -76,6 +76,8 @@ export default {
     fileHint: ' (a page opened from file:// cannot fetch it: serve the folder over http, e.g. with npm start)',
     badUrl: 'The model address “{url}” is not a valid URL.',
     foreignUrl: 'This page loads its model only from its own origin, {origin}: “{url}” is elsewhere.',
+    modelTooLong: 'the file is longer than {limit} MB, the most this page reads of a model file',
+    modelRedirect: 'the address answers with a redirect, which this page does not follow (it could lead to another site): give the model file’s own address',
     // the live-training widgets' (training, language-model)
     seed: 'Seed',
     heads: 'Heads',

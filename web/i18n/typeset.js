@@ -13,6 +13,8 @@
 //                              define(id) -> the definition's runs, a term is a
 //                              button that opens its definition in a popover
 //                              (and names it as its description for screen readers)
+import { doc as pageDocument } from '../runtime/dom.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 // one piece of a template: literal text, or a {name} placeholder
@@ -112,7 +114,7 @@ export function plainText(runs) {
 
 // Runs as DOM nodes (text nodes only: nothing is ever parsed as HTML).
 // svg: for inside an SVG <text>, where <sup>/<sub> do not exist.
-export function typeset(runs, { svg = false, doc = globalThis.document, define = null } = {}) {
+export function typeset(runs, { svg = false, doc = pageDocument, define = null } = {}) {
   const fragment = doc.createDocumentFragment();
   for (const { text, shift, term } of runs) {
     const definition = term && !svg && define ? define(term) : null;

@@ -72,6 +72,8 @@ export default {
     fileHint: '（从 file:// 打开的页面无法读取它：请通过 http 提供这个文件夹，例如用 npm start）',
     badUrl: '模型地址“{url}”不是有效的 URL。',
     foreignUrl: '本页只从自己的源 {origin} 加载模型，而“{url}”在别处。',
+    modelTooLong: '文件超过 {limit} MB，这是本页读取模型文件的上限',
+    modelRedirect: '这个地址返回的是重定向，本页不会跟随（它可能指向别的网站）：请给出模型文件本身的地址',
     // the live-training widgets' (training, language-model)
     seed: '随机种子',
     heads: '头数',

@@ -16,13 +16,15 @@
 // a bad widget name is a visible message (and an error event).
 import { LANGUAGES, detectLanguage, translator } from '../i18n/i18n.js';
 import { mountWidget } from '../runtime/runtime.js';
-import { checkState, parseState, publicState } from '../runtime/state.js';
+import { doc } from '../runtime/dom.js';
+import { checkState, parseState, publicState, shown, widgetDefaults } from '../runtime/state.js';
 import { DEFINITIONS } from '../widgets/all.js';
 
 export const THEMES = ['auto', 'light', 'dark'];
 export const HIDEABLE = ['title', 'intro', 'quiz', 'export', 'embed'];
 
 const mounts = new Map();  // element -> handle
+const attached = new WeakSet();  // mounted elements seen in the document (watch: removed from it later, unmounted)
 const shadows = new WeakSet();  // the shadow roots this script made (an element keeps its shadow root)
 
 const list = (values) => values.map((v) => JSON.stringify(v)).join(', ');
@@ -32,27 +34,48 @@ function emit(element, type, detail) {
   element.dispatchEvent(new CustomEvent(`attention-wasm:${type}`, { bubbles: true, detail }));
 }
 
+// Whether x is an element of this page's document: a real one, by the
+// platform's own brand check (Element.prototype's localName getter throws on
+// anything else: { nodeType: 1 }, a Proxy of an element), whatever its
+// prototype says, and not one of another document (a frame's), whose shadow
+// root could not adopt this page's stylesheet.
+// (This module is also evaluated in the workers embed.js starts: no DOM there.)
+const getter = (type, name) => (typeof type === 'function' ? Object.getOwnPropertyDescriptor(type.prototype, name).get : null);
+const localNameOf = getter(globalThis.Element, 'localName'), ownerDocumentOf = getter(globalThis.Node, 'ownerDocument');
+function isPageElement(x) {
+  try {
+    localNameOf.call(x);
+  } catch {
+    return false;
+  }
+  return ownerDocumentOf.call(x) === document;
+}
+
+// An option as given: an own property of options, never one inherited (from
+// an Object.prototype a page's script extended), read once.
+const option = (options, key) => (Object.hasOwn(options, key) ? options[key] : undefined);
+
 // The options checked, or an Error naming the first bad one.
 function checkOptions(element, options) {
-  if (!element || element.nodeType !== 1) fail('the first argument must be an element of the page');
+  if (!isPageElement(element)) fail('the first argument must be an element of the page');
   if (mounts.has(element)) fail(`this element already holds the widget "${mounts.get(element).widget}": unmount it first`);
   if (element.shadowRoot && !shadows.has(element.shadowRoot)) fail('this element already has a shadow root of another script');
   if (options === null || typeof options !== 'object') fail('the options must be an object: { widget, state, lang, theme, hide }');
-  const { widget, state = {}, lang, theme = 'auto', hide = [] } = options;
+  const widget = option(options, 'widget'), state = option(options, 'state') ?? {}, lang = option(options, 'lang');
+  const theme = option(options, 'theme') ?? 'auto', hide = option(options, 'hide') ?? [];
   const def = typeof widget === 'string' && Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
-  if (!def) fail(`unknown widget ${JSON.stringify(widget)}; the widgets are ${list(Object.keys(DEFINITIONS))}`);
-  if (lang !== undefined && !LANGUAGES.includes(lang)) fail(`unknown language ${JSON.stringify(lang)}; the languages are ${list(LANGUAGES)}`);
-  if (!THEMES.includes(theme)) fail(`unknown theme ${JSON.stringify(theme)}; the themes are ${list(THEMES)}`);
-  if (!Array.isArray(hide) || hide.some((part) => !HIDEABLE.includes(part))) {
-    fail(`hide must be an array of ${list(HIDEABLE)}, got ${JSON.stringify(hide)}`);
-  }
+  if (!def) fail(`unknown widget ${shown(widget)}; the widgets are ${list(Object.keys(DEFINITIONS))}`);
+  if (lang !== undefined && !LANGUAGES.includes(lang)) fail(`unknown language ${shown(lang)}; the languages are ${list(LANGUAGES)}`);
+  if (!THEMES.includes(theme)) fail(`unknown theme ${shown(theme)}; the themes are ${list(THEMES)}`);
+  const parts = Array.isArray(hide) ? Array.from(hide) : null;
+  if (!parts || !parts.every((part) => HIDEABLE.includes(part))) fail(`hide must be an array of ${list(HIDEABLE)}, got ${shown(hide)}`);
   let given;
   try {
     given = checkState(state, def.controls, widget);
   } catch (error) {
     fail(error.message);
   }
-  return { def, given, lang: lang ?? detectLanguage(''), theme, hide };
+  return { def, given, lang: lang ?? detectLanguage(''), theme, hide: parts };
 }
 
 // The stylesheet of a shadow root: one constructed sheet shared by every widget
@@ -68,7 +91,7 @@ function styles(shadow, sheet) {
     shadow.adoptedStyleSheets = [constructed];
     return [];
   }
-  const style = document.createElement('style');
+  const style = doc.createElement('style');
   style.textContent = sheet;
   return [style];
 }
@@ -84,11 +107,34 @@ function frame(element, sheet, widget, theme) {
     }
     shadows.add(shadow);
   }
-  const root = document.createElement('div');
+  const root = doc.createElement('div');
   root.dataset.widget = widget;
   if (theme !== 'auto') root.dataset.theme = theme;
   shadow.replaceChildren(...styles(shadow, sheet), root);
   return { shadow, root };
+}
+
+// Mounts every <div data-widget> of the page, now and later
+// (mountFromAttributes). A widget lives until unmount() or until its element,
+// once in the document, leaves it: an element mounted before it is attached
+// (a single-page app's view being built) is not "removed". Seen in the
+// document: connected when a change is observed, or inside a node added
+// since the last one (attached and removed again between two observations).
+function watch(mountFromAttributes) {
+  const scan = (node) => {
+    if (node.nodeType !== 1) return;
+    if (node.matches('div[data-widget]')) mountFromAttributes(node);
+    for (const host of node.querySelectorAll('div[data-widget]')) mountFromAttributes(host);
+    for (const element of mounts.keys()) if (node.contains(element)) attached.add(element);
+  };
+  scan(doc.documentElement);
+  new MutationObserver((records) => {
+    for (const record of records) record.addedNodes.forEach(scan);
+    for (const [element, handle] of mounts) {
+      if (element.isConnected) attached.add(element);
+      else if (attached.has(element)) handle.unmount();
+    }
+  }).observe(doc.documentElement, { childList: true, subtree: true });
 }
 
 export function createApi({ version, sheet }) {
@@ -96,7 +142,7 @@ export function createApi({ version, sheet }) {
     const { def, given, lang, theme, hide } = checkOptions(element, options);
     const widget = def.name;
     const { shadow, root } = frame(element, sheet, widget, theme);
-    const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
+    const defaults = widgetDefaults(def, lang);
     const inner = mountWidget(root, def, {
       lang, state: { ...defaults, ...given }, embedded: true, hide,
       onChange: (state) => emit(element, 'statechange', { widget, state }),
@@ -121,13 +167,15 @@ export function createApi({ version, sheet }) {
       },
     });
     mounts.set(element, handle);
+    if (element.isConnected) attached.add(element);
     return handle;
   }
 
   // <div data-widget …>: mounted, or a visible message saying why not
   function mountFromAttributes(element) {
     if (mounts.has(element)) return;
-    const { widget, state = '', lang, theme, hide = '' } = element.dataset;
+    // attributes, not element.dataset (which falls back on Object.prototype where an attribute is missing)
+    const [widget, state, lang, theme, hide] = ['widget', 'state', 'lang', 'theme', 'hide'].map((name) => element.getAttribute(`data-${name}`) ?? '');
     const def = Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
     const language = LANGUAGES.includes(lang) ? lang : detectLanguage('');
     try {
@@ -141,27 +189,13 @@ export function createApi({ version, sheet }) {
       });
     } catch (error) {
       const shadow = element.shadowRoot ?? (() => { const s = element.attachShadow({ mode: 'open' }); shadows.add(s); return s; })();
-      const message = document.createElement('p');
+      const message = doc.createElement('p');
       message.setAttribute('role', 'alert');
       message.textContent = translator(language)('startError', { message: error.message });
       shadow.replaceChildren(message);
-      emit(element, 'error', { widget: widget ?? '', message: message.textContent });
+      emit(element, 'error', { widget, message: message.textContent });
     }
   }
 
-  // every <div data-widget> now and later; a removed one is unmounted
-  function watch(doc) {
-    const scan = (node) => {
-      if (node.nodeType !== 1) return;
-      if (node.matches('div[data-widget]')) mountFromAttributes(node);
-      for (const host of node.querySelectorAll('div[data-widget]')) mountFromAttributes(host);
-    };
-    scan(doc.documentElement);
-    new MutationObserver((records) => {
-      for (const record of records) record.addedNodes.forEach(scan);
-      for (const [element, handle] of mounts) if (!element.isConnected) handle.unmount();
-    }).observe(doc.documentElement, { childList: true, subtree: true });
-  }
-
-  return { api: Object.freeze({ version, mount }), watch };
+  return { api: Object.freeze({ version, mount }), watch: () => watch(mountFromAttributes) };
 }

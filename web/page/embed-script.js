@@ -9,6 +9,7 @@
 // (workers.js: a blob: URL importing this same script) it serves that worker.
 import css from '../styles/style.css';
 import { assetFolder } from '../runtime/assets.js';
+import { doc } from '../runtime/dom.js';
 import { createApi } from './embed-api.js';
 
 /* global ATTENTION_WASM_VERSION */
@@ -22,11 +23,13 @@ const SERVE = {
 if (typeof document === 'undefined') {
   const kind = self.attentionWasmWorker;
   if (Object.hasOwn(SERVE, kind)) SERVE[kind]();
-} else if (!globalThis.attentionWasm) {
+} else if (!Object.hasOwn(globalThis, 'attentionWasm')) {
+  // (an own property only: a host element with id="attentionWasm" is a named
+  // property of the window, below its own ones, and must not stop the embed)
   assetFolder();  // read while this script runs: document.currentScript is gone later
   // :root rules of the stylesheet apply to the shadow host instead
   const { api, watch } = createApi({ version: ATTENTION_WASM_VERSION, sheet: css.replace(/:root\b/g, ':host') });
   Object.defineProperty(globalThis, 'attentionWasm', { value: api, enumerable: true });
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => watch(document), { once: true });
-  else watch(document);
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', watch, { once: true });
+  else watch();
 }

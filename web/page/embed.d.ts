@@ -39,9 +39,12 @@ export interface AttentionWasmEmbed {
   /** the package's version */
   readonly version: string;
   /**
-   * Mounts a widget in element (in a shadow root, with its own styles). Throws an
-   * Error naming the problem for an unknown widget, state key, value, language,
-   * theme or part, or an element that already holds a widget.
+   * Mounts a widget in element (in a shadow root, with its own styles), an
+   * element of this page's document. Only the options' own properties are read.
+   * Throws an Error naming the problem for an unknown widget, state key, value,
+   * language, theme or part, anything but an element of the page, or an element
+   * that already holds a widget. The widget lives until unmount(), or until its
+   * element, once in the document, is removed from it.
    */
   mount(element: Element, options: MountOptions): WidgetHandle;
 }

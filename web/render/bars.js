@@ -1,8 +1,10 @@
 // Horizontal bars, drawn as SVG. Pure: data and labels in, a new element out.
+import { doc } from '../runtime/dom.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 function svgElement(name, attributes) {
-  const node = document.createElementNS(SVG, name);
+  const node = doc.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
   return node;
 }

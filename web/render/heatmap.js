@@ -30,6 +30,7 @@
 //   <g class="heatmap-values">  one <text> per cell (when cells are large enough), in row order
 //   <rect class="heatmap-ring"> the selection, one for the map, moved from cell to cell
 import { MASKED, inkOn, viridis } from './color.js';
+import { doc } from '../runtime/dom.js';
 import { svg, textWidth } from './svg.js';
 import { formatNumber } from './format.js';
 
@@ -166,7 +167,7 @@ function drawAxes(root, { rows, cols, cell, left, top }, axes) {
 
 // the column labels, first of all (before the ring, the numbers and any cell)
 function drawColumnLabels(h) {
-  const part = document.createDocumentFragment();
+  const part = doc.createDocumentFragment();
   h.colLabels.forEach((label, j) => {
     const x = h.left + j * h.cell + h.cell / 2, y = h.top - 6;
     part.append(svg('text', { x, y, 'font-size': 12, fill: 'currentColor', transform: `rotate(-45 ${x} ${y})`, class: 'heatmap-col' }, label));
@@ -179,7 +180,7 @@ function drawColumnLabels(h) {
 function drawRows(h, count) {
   const { cell, cols, left, top, numbers, hatch, ring, root } = h;
   const end = Math.min(h.rows, h.drawnRows + count);
-  const cellPart = document.createDocumentFragment(), numberPart = document.createDocumentFragment();
+  const cellPart = doc.createDocumentFragment(), numberPart = doc.createDocumentFragment();
   for (let i = h.drawnRows; i < end; i++) {
     cellPart.append(svg('text', { x: left - 6, y: top + i * cell + cell / 2, 'font-size': 12, fill: 'currentColor',
       'text-anchor': 'end', 'dominant-baseline': 'central', class: 'heatmap-row' }, h.rowLabels[i]));
@@ -248,7 +249,7 @@ function choose(h, i, j, focus) {
   const node = h.cells[i * h.cols + j];
   node?.setAttribute('tabindex', 0);
   mark(h, i, j);
-  if (focus && node && document.activeElement !== node) node.focus();
+  if (focus && node && doc.activeElement !== node) node.focus();
   h.onCell(i, j);
 }
 

@@ -1,10 +1,12 @@
 // The SVG helper the drawing functions share: an element with attributes and
 // its content, a string set with textContent (never markup) or nodes (a
 // message typeset by t.svg, with <tspan>s for its superscripts and subscripts).
+import { doc } from '../runtime/dom.js';
+
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function svg(name, attributes = {}, text) {
-  const node = document.createElementNS(SVG_NS, name);
+  const node = doc.createElementNS(SVG_NS, name);
   for (const [key, value] of Object.entries(attributes)) {
     if (value !== undefined && value !== null) node.setAttribute(key, String(value));
   }

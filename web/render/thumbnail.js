@@ -12,6 +12,7 @@
 //     hand over on every frame it draws
 //   values: row-major
 import { viridisInto } from './color.js';
+import { doc } from '../runtime/dom.js';
 
 // the pixels of one map into image at row offset top
 function paint(image, { values, rows, cols }, top, min, max) {
@@ -23,7 +24,7 @@ function paint(image, { values, rows, cols }, top, min, max) {
   }
 }
 
-export function mapThumbnail({ values, rows, cols, min = 0, max = 1 }, canvas = document.createElement('canvas')) {
+export function mapThumbnail({ values, rows, cols, min = 0, max = 1 }, canvas = doc.createElement('canvas')) {
   canvas.className = 'map-thumbnail';
   canvas.width = cols;
   canvas.height = rows;
@@ -41,7 +42,7 @@ export function mapTiles(maps, { min = 0, max = 1 } = {}) {
   if (maps.some((m) => m.rows !== rows || m.cols !== cols)) throw new Error('mapTiles: the maps differ in size');
   // a row of transparent pixels between maps: a scaled tile's edge never samples its neighbour
   const height = maps.length * (rows + 1) - 1;
-  const canvas = document.createElement('canvas');
+  const canvas = doc.createElement('canvas');
   canvas.width = cols;
   canvas.height = height;
   const context = canvas.getContext('2d');
@@ -53,7 +54,7 @@ export function mapTiles(maps, { min = 0, max = 1 } = {}) {
     url = canvas.toDataURL('image/png');
   }
   return maps.map((_, k) => {
-    const tile = document.createElement('span');
+    const tile = doc.createElement('span');
     tile.className = 'map-thumbnail map-tile';
     tile.setAttribute('aria-hidden', 'true');
     if (url) Object.assign(tile.style, {

@@ -2,6 +2,7 @@
 // JSON. Files are built in the page and saved with a download link: nothing
 // is sent anywhere.
 import { SVG_NS } from '../render/svg.js';
+import { doc } from './dom.js';
 
 // A standalone SVG document of a drawn element: explicit text colour and
 // background, since the page's CSS does not travel with the file.
@@ -13,7 +14,7 @@ export function svgDocument(element, { ink = '#1d1f21', background = '#ffffff' }
   const [, , w, h] = (copy.getAttribute('viewBox') || '0 0 100 100').split(/\s+/).map(Number);
   copy.setAttribute('width', w);
   copy.setAttribute('height', h);
-  const bg = document.createElementNS(SVG_NS, 'rect');
+  const bg = doc.createElementNS(SVG_NS, 'rect');
   Object.entries({ x: 0, y: 0, width: w, height: h, fill: background }).forEach(([k, v]) => bg.setAttribute(k, v));
   copy.insertBefore(bg, copy.firstChild);
   for (const ring of copy.querySelectorAll('.heatmap-ring')) ring.remove();
@@ -33,7 +34,7 @@ export function svgToPng({ text, width, height }, scale = 2) {
   return new Promise((resolve, reject) => {
     const image = new Image();
     image.onload = () => {
-      const canvas = document.createElement('canvas');
+      const canvas = doc.createElement('canvas');
       canvas.width = Math.ceil(width * scale);
       canvas.height = Math.ceil(height * scale);
       const context = canvas.getContext('2d');
@@ -47,10 +48,11 @@ export function svgToPng({ text, width, height }, scale = 2) {
 }
 
 // A text cell a spreadsheet would read as a formula (OWASP's CSV injection
-// list: = + - @, tab, carriage return) gets a leading ' so it is read as
-// text; a number, or text that is only a plain decimal number, cannot be a
-// formula and stays as it is.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// list: = + - @, tab, carriage return; and the full-width ＝ ＋ － ＠, which a
+// spreadsheet set to East Asian input may take for their ASCII forms) gets a
+// leading ' so it is read as text; a number, or text that is only a plain
+// decimal number (ASCII digits), cannot be a formula and stays as it is.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 function csvText(s) {
   return FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
@@ -69,11 +71,11 @@ export function toCsv(header, rows) {
 export function download(name, content, type) {
   const blob = content instanceof Blob ? content : new Blob([content], { type });
   const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
+  const link = doc.createElement('a');
   link.href = url;
   link.download = name;
   link.rel = 'noopener';
-  document.body.append(link);
+  doc.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);

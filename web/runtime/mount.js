@@ -1,8 +1,9 @@
 // Mounts the widget named by root.dataset.widget, with its state from the URL
 // (or from data-state) and the chosen language. Shared by the page and the embeds.
 import { translator } from '../i18n/i18n.js';
+import { doc } from './dom.js';
 import { mountWidget } from './runtime.js';
-import { parseState, writeState } from './state.js';
+import { parseState, widgetDefaults, writeState } from './state.js';
 import { WIDGETS } from '../widgets/index.js';
 
 // options: { lang, search (the query string holding the state), prefix, writeUrl, embedded,
@@ -17,7 +18,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
     if (!load) throw new Error(translator(lang)('unknownWidget', { name }));
     const def = await load();
     // a widget may default differently per language (the language model: poems in Chinese)
-    const defaults = { ...def.defaults, ...def.languageDefaults?.[lang] };
+    const defaults = widgetDefaults(def, lang);
     const state = parseState(search, def.controls, defaults, prefix);
     return mountWidget(root, def, {
       lang, state, embedded, hide, after, onReady, onError,
@@ -27,7 +28,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
       },
     });
   } catch (error) {
-    const message = document.createElement('p');
+    const message = doc.createElement('p');
     message.className = 'widget-error';
     message.setAttribute('role', 'alert');
     message.textContent = translator(lang)('startError', { message: error.message });

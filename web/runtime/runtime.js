@@ -29,14 +29,14 @@
 // empties root; a second call does nothing.
 import { loadAttention } from './compute.js';
 import { buildControls } from './controls.js';
-import { element, liveElement, whenNear } from './dom.js';
+import { doc, element, liveElement, whenNear } from './dom.js';
 import { download, svgDocument, svgToPng, toCsv, toJson } from './export.js';
 import { languageTag, translator } from '../i18n/i18n.js';
 import { publicState, stateQuery } from './state.js';
 
 // Where the page lives, for embed snippets: the folder of the current document.
 function siteBase() {
-  return new URL('.', document.baseURI).href;
+  return new URL('.', doc.baseURI).href;
 }
 
 function embedSnippets(def, state, lang) {
@@ -60,7 +60,7 @@ function codeBlock(text, t) {
       await navigator.clipboard.writeText(code.textContent);
       copy.textContent = t('copied');
     } catch {
-      const range = document.createRange();
+      const range = doc.createRange();
       range.selectNodeContents(code);
       getSelection().removeAllRanges();
       getSelection().addRange(range);

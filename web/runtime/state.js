@@ -50,6 +50,38 @@ function accepted(control) {
   }
 }
 
+// A value as an error message shows it: a string quoted (its first 40
+// characters), a number, boolean or BigInt as written, an array's entries one
+// level deep, anything else by its kind. It never throws and reads nothing
+// but an array's entries (JSON.stringify throws on a BigInt or a cycle, and
+// would call a host's toJSON).
+export function shown(value, depth = 0) {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string': return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    case 'number': case 'boolean': case 'undefined': return String(value);
+    case 'bigint': return `${value}n`;
+    case 'object':
+      if (!Array.isArray(value)) return 'an object';
+      if (depth > 0) return '[…]';
+      try {
+        const first = Array.from(value.slice(0, 8), (v) => shown(v, depth + 1));
+        return `[${first.join(',')}${value.length > 8 ? ',…' : ''}]`;
+      } catch {
+        return 'an array';
+      }
+    default: return `a ${typeof value}`;
+  }
+}
+
+// A widget's defaults in a language: its own defaults, then its own
+// languageDefaults for that language (own properties only: nothing a page's
+// script added to Object.prototype).
+export function widgetDefaults(def, lang) {
+  const own = (object, key) => (object && typeof object === 'object' && Object.hasOwn(object, key) ? object[key] : undefined);
+  return { ...def.defaults, ...own(own(def, 'languageDefaults'), lang) };
+}
+
 // A partial state given by a program (the embed's API): each key must be a
 // control's and each value valid for it (a URL's text form, or a number or a
 // boolean where the control holds one). Returns the values as the widget keeps
@@ -69,7 +101,7 @@ export function checkState(partial, controls, widget) {
       : typeof given === 'string' || (typeof given === 'number' && control.type !== 'text') ? String(given) : null;
     const value = parseValue(control, text);
     if (value === undefined) {
-      throw new Error(`bad value for "${key}" of "${widget}": ${JSON.stringify(given) ?? String(given)} (it takes ${accepted(control)})`);
+      throw new Error(`bad value for "${key}" of "${widget}": ${shown(given)} (it takes ${accepted(control)})`);
     }
     out[key] = value;
   }
