@@ -49,7 +49,7 @@ val next_tokens(const train::NextTokens& t) {
 }
 
 // { token, position, rows: [layer][head] Float32Array(t + 1), cachedMultiplyAdds, uncachedMultiplyAdds,
-//   cacheNumbers, next, done }
+//   attention: { cached, uncached } (one layer's), cacheNumbers, next, done }
 val decode_step(const train::DecodeStep& s) {
     val rows = val::array();
     for (const auto& layer : s.rows) {
@@ -64,6 +64,10 @@ val decode_step(const train::DecodeStep& s) {
     out.set("rows", rows);
     out.set("cachedMultiplyAdds", s.cached_multiply_adds);
     out.set("uncachedMultiplyAdds", s.uncached_multiply_adds);
+    val attention = val::object();
+    attention.set("cached", s.attention_cached);
+    attention.set("uncached", s.attention_uncached);
+    out.set("attention", attention);
     out.set("cacheNumbers", s.cache_numbers);
     out.set("next", s.next);
     out.set("done", s.done);

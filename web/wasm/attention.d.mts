@@ -317,14 +317,16 @@ export interface KernelRegressionResult {
   estimate: number;
 }
 
+/** One self-attention layer of a decoder writing n tokens (QKᵀ and AV; the projections left out). */
 export interface GenerationCost {
   /** the token at position n with the key-value cache: its row only, 2nd */
   tokenCached: number;
-  /** the same token without the cache, every row again: 2n²d */
+  /** the same token without the cache, every row of the causal map again: n(n + 1)d
+   *  (a language model's DecodeStep.attention.uncached at t + 1 = n) */
   tokenUncached: number;
-  /** all n tokens with the cache: n(n + 1)d */
+  /** all n tokens with the cache: n(n + 1)d, what a causal training pass over the text counts */
   totalCached: number;
-  /** all n tokens without it: n(n + 1)(2n + 1)d / 3 */
+  /** all n tokens without it: n(n + 1)(n + 2)d / 3 */
   totalUncached: number;
   /** the cache after n tokens: n keys and n values of width d, 2nd numbers */
   cacheNumbers: number;
