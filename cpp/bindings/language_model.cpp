@@ -275,13 +275,16 @@ val raw_repeats_corpus(val o) {
     });
 }
 
-// the reader's own text as a corpus (lm_text.hpp): { train: string[], heldOut: string[] }
+// the reader's own text as a corpus (lm_text.hpp): { train: string[], heldOut: string[], repeats }
 val raw_own_corpus(val o) {
     return guarded([&] {
         train::OwnOptions options;
         options.context = o["context"].as<double>();
         options.min_count = o["minCount"].as<double>();
-        return text_corpus(train::own_corpus(o["text"].as<std::string>(), options));
+        const train::OwnCorpus corpus = train::own_corpus(o["text"].as<std::string>(), options);
+        val out = text_corpus(corpus);
+        out.set("repeats", corpus.repeats);
+        return out;
     });
 }
 

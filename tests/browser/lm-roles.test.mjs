@@ -3,7 +3,8 @@
 // the link, the halves' accuracy, the n-gram ladder, each head's role badge,
 // the samples written twice and the induction step are what this process's
 // own module computes with the parameters the widget exports; one layer says why no
-// induction head can form; the export's JSON holds the ladder and the roles.
+// induction head can form; the export's JSON holds the ladder and the roles;
+// a text pasted twice keeps its second copy out of the split, and says so.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -177,4 +178,28 @@ test('own text: the link asks for it; a short or binary text is refused with the
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('corpus'), 'own');
     assert.ok(!url.href.includes('Congress') && url.href.length < 400, 'the text is not in the URL');
+  }));
+
+test('own text whose lines repeat (a text pasted twice): the repeats are dropped before the split and counted under the curves; no held-out text is a training text',
+  () => withPage(browser, 'embed.html?widget=language-model&corpus=own&layers=1&heads=2&dModel=32&steps=5', async ({ page }) => {
+    await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 20000 });
+    const declaration = readFileSync(new URL('../node/fixtures/declaration.txt', import.meta.url), 'utf8');
+    const pasted = `${declaration}\n${declaration}`;
+    const spec = CORPORA.own;
+    const options = { context: spec.options.context, minCount: spec.options.minCount };
+    const [twice, once] = await Promise.all([att.ownCorpus(pasted, options), att.ownCorpus(declaration, options)]);
+    // the second copy is dropped whole (its pieces, and again its own repeats): the split is that of the text once
+    assert.equal(twice.repeats, once.train.length + once.heldOut.length + 2 * once.repeats);
+    assert.deepEqual([twice.train, twice.heldOut], [once.train, once.heldOut]);
+    const train = new Set(twice.train);
+    assert.deepEqual(twice.heldOut.filter((t) => train.has(t)), [], 'no held-out text is a training text');
+
+    const panel = page.locator(`${WIDGET} .lm-own`);
+    await panel.locator('textarea').fill(pasted);
+    await panel.locator('button[data-action="own-use"]').click();
+    await resting(page, 5, 120000);
+    const source = page.locator(`${WIDGET} .lm-source`);
+    assert.equal(Number(await source.getAttribute('data-repeats')), twice.repeats);
+    assert.equal(await text(page, '.lm-source'), `Your text: ${twice.train.length.toLocaleString('en-US')} training texts and ${twice.heldOut.length} held out (every tenth), ` +
+      `its lines cut into pieces of at most 31 characters. Pieces that repeat an earlier one were dropped before the split, so that no held-out text is also a training text: ${twice.repeats.toLocaleString('en-US')} of them.`);
   }));

@@ -537,11 +537,13 @@ export interface AttentionModule {
    *  Made in the training module, which it loads on first use (as createLanguageModel). */
   repeatsCorpus(options?: RepeatsOptions): Promise<{ train: string[]; heldOut: string[] }>;
   /** Any text as a corpus: its lines, trimmed (a line longer than context - 1 characters in windows of
-   *  that many), blank lines dropped, every tenth text held out. Rejects, with a message saying why, an
-   *  empty text, a binary one, one under 2,000 characters besides spaces and line breaks, one over
-   *  2,000,000 bytes, and one with more than 4,000 distinct characters seen minCount times or more in its
-   *  training texts. Made in the training module (as createLanguageModel). */
-  ownCorpus(text: string, options?: { context?: number; minCount?: number }): Promise<{ train: string[]; heldOut: string[] }>;
+   *  that many), blank lines dropped, a text equal to an earlier one dropped (`repeats` counts them, so
+   *  that no held-out text is also a training text), every tenth text held out. Rejects, with a message
+   *  saying why, an empty text, a binary one, one under 2,000 characters besides spaces and line breaks
+   *  (in all, or once the repeats are dropped), one over 2,000,000 bytes, and one with more than 4,000
+   *  distinct characters seen minCount times or more in its training texts. Made in the training module
+   *  (as createLanguageModel). */
+  ownCorpus(text: string, options?: { context?: number; minCount?: number }): Promise<{ train: string[]; heldOut: string[]; repeats: number }>;
   /** For leak checks, not for computing. */
   readonly debug: {
     /**

@@ -294,7 +294,9 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   view.source.textContent = spec.file ? t('source', {
     name: t(corpus), source: full.corpus.source, license: full.corpus.license,
     train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }),
-  }) : t(spec.own ? 'sourceOwn' : 'sourceRepeats', { train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }) });
+  }) : t(!spec.own ? 'sourceRepeats' : full.corpus.repeats > 0 ? 'sourceOwnRepeats' : 'sourceOwn', { train: formatNumber(full.corpus.train, { digits: 0 }),
+    heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }), repeats: formatNumber(full.corpus.repeats, { digits: 0 }) });
+  view.source.dataset.repeats = String(full.corpus.repeats);
   view.sizes.textContent = t('sizes', {
     vocab: formatNumber(full.vocabulary.size, { digits: 0 }), unknown: formatNumber(full.vocabulary.unknown, { digits: 0 }),
     coverage: formatNumber(100 * full.vocabulary.coverage, { digits: 1 }), parameters: formatNumber(full.parameters, { digits: 0 }),

@@ -74,8 +74,8 @@ function generated(att) {
 let lastOwn = { text: null, corpus: null };
 async function ownCorpus(att, text, spec) {
   if (lastOwn.text !== (text ?? '')) {
-    const { train, heldOut } = await att.ownCorpus(text ?? '', { context: spec.options.context, minCount: spec.options.minCount });
-    lastOwn = { text: text ?? '', corpus: { name: 'own', source: '', license: '', train, heldOut } };
+    const { train, heldOut, repeats } = await att.ownCorpus(text ?? '', { context: spec.options.context, minCount: spec.options.minCount });
+    lastOwn = { text: text ?? '', corpus: { name: 'own', source: '', license: '', train, heldOut, repeats } };
   }
   return lastOwn.corpus;
 }
@@ -180,7 +180,7 @@ function snapshot(e, full) {
     vocabulary: { size: vocabulary.tokens.length, unknown: vocabulary.unknown, coverage: vocabulary.coverage },
     parameters: lm.info().parameters,
     corpus: { name: corpus.name, source: corpus.source, license: corpus.license, dataLicense: corpus.dataLicense ?? '',
-      train: corpus.train.length, heldOut: Math.min(spec.heldOut, corpus.heldOut.length) },
+      train: corpus.train.length, heldOut: Math.min(spec.heldOut, corpus.heldOut.length), repeats: corpus.repeats ?? 0 },
   };
 }
 
