@@ -114,9 +114,10 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
     return call(fn, 'raw_repeats_corpus', Object.assign({}, repeatsDefaults, check(fn, 'options', options, repeatsSchema)));
   }
 
-  // { train, heldOut }: the reader's own text, its lines (long ones in windows of
-  // context - 1 characters), every tenth held out; refused with a message when it
-  // is empty, binary, too short or has too many distinct characters
+  // { train, heldOut, repeats }: the reader's own text, its lines (long ones in windows of
+  // context - 1 characters), a text equal to an earlier one dropped (repeats counts them),
+  // every tenth held out; refused with a message when it is empty, binary, too short
+  // (in all or once the repeats are dropped) or has too many distinct characters
   const ownSchema = { context: 'int', minCount: 'int' };
   const ownDefaults = { context: 32, minCount: 3 };
   function ownCorpus(text, options) {

@@ -25,12 +25,23 @@ static std::vector<LayerCost> cost_rows(Index n, Index d, Index k) {
     };
 }
 
-GenerationCost generation_cost(Index n, Index d) {
+// the sizes both counts below accept (their sums stay far inside the range of a double)
+static void require_sizes(Index n, Index d) {
     require(n >= 1, "n must be at least 1, got " + std::to_string(n));
     require(d >= 1, "d must be at least 1, got " + std::to_string(d));
     require(n <= 100000000 && d <= 1000000, "n or d is too large");
+}
+
+DecodeAttentionCost decode_attention_cost(Index m, Index d) {
+    require_sizes(m, d);
+    const double M = double(m), D = double(d);
+    return {2 * M * D, M * (M + 1) * D};
+}
+
+GenerationCost generation_cost(Index n, Index d) {
+    const DecodeAttentionCost last = decode_attention_cost(n, d);
     const double N = double(n), D = double(d);
-    return {2 * N * D, 2 * N * N * D, N * (N + 1) * D, N * (N + 1) * (2 * N + 1) * D / 3, 2 * N * D};
+    return {last.cached, last.uncached, N * (N + 1) * D, N * (N + 1) * (N + 2) * D / 3, 2 * N * D};
 }
 
 std::vector<LayerCost> cost_model(Index n, Index d, Index k) {

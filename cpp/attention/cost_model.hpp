@@ -39,14 +39,26 @@ struct LayerCost {
 //   n >= 1, d >= 1, k >= 2
 std::vector<LayerCost> cost_model(Index n, Index d, Index k);
 
-// A decoder writing n tokens one at a time, one self-attention layer, counted
-// as the table counts (Q K^T and A V; the projections left out). The token at
-// position n (its query meets n keys):
-//   with the key-value cache, only its row:  2 n d
-//   without (every row of the map again):   2 n^2 d
-// all n tokens, summed over m = 1..n:
-//   with the cache:  sum 2 m d   = n (n + 1) d          (about one training pass, n^2 d)
-//   without:         sum 2 m^2 d = n (n + 1)(2n + 1) d / 3   (grows like n^3)
+// The attention of one layer in one step of a decoder: the token whose query
+// is row m of the causal map (it meets m keys, its own and the m - 1 before
+// it), width d, counted as the table counts (Q K^T and A V; the projections
+// left out):
+//   with the key-value cache, only its row:              2 m d
+//   without, every row i = 1..m of the causal map again: sum 2 i d = m (m + 1) d
+// The one count of both: generation_cost() below sums it over a text, and the
+// language model (lm_inference.cpp) adds its other terms (projections, MLP,
+// unembedding) around it. m >= 1, d >= 1.
+struct DecodeAttentionCost {
+    double cached, uncached;
+};
+DecodeAttentionCost decode_attention_cost(Index m, Index d);
+
+// A decoder writing n tokens one at a time, one self-attention layer: the token
+// at position n is decode_attention_cost(n, d); all n tokens, summed over m = 1..n:
+//   with the cache:  sum 2 m d        = n (n + 1) d            (a causal training pass over the text:
+//                                                               row i meets its i keys; the table's
+//                                                               2 n^2 d counts every pair, masked ones too)
+//   without:         sum m (m + 1) d  = n (n + 1)(n + 2) d / 3 (grows like n^3)
 // and the cache: n keys and n values of width d, 2 n d numbers.
 struct GenerationCost {
     double token_cached, token_uncached, total_cached, total_uncached, cache_numbers;

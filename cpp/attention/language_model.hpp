@@ -132,15 +132,20 @@ struct Trace {
 // begin_generation(): the query row it adds to every head's causal map and
 // what it cost. Multiply-adds count the products of the matrix products
 // (projections, scores, weighted sums, MLP, unembedding), per token at
-// position t with d = d_model, L layers:
-//   with the cache:    L (12 d^2 + 2 (t + 1) d) + d vocab
-//   without (every position 0..t again): L (12 d^2 (t + 1) + (t + 1)(t + 2) d) + d vocab
+// position t with d = d_model, L layers, and a = decode_attention_cost(t + 1, d)
+// (cost_model.hpp: one layer's scores and weighted sums, the one count the
+// complexity table's generation_cost sums too):
+//   with the cache:    L (12 d^2 + a.cached) + d vocab          a.cached = 2 (t + 1) d
+//   without (every position 0..t again): L (12 d^2 (t + 1) + a.uncached) + d vocab
+//                                                                a.uncached = (t + 1)(t + 2) d
 struct DecodeStep {
     std::string token;                  // the token read at this position (the prompt's or the one written)
     double position;                    // t: its position, the query row computed
     std::vector<std::vector<std::vector<float>>> rows;  // [layer][head] (t + 1): the row's weights on keys 0..t
     double cached_multiply_adds;        // this token with the cache
     double uncached_multiply_adds;      // this token recomputing positions 0..t
+    double attention_cached;            // of these, one layer's attention with the cache: a.cached
+    double attention_uncached;          // and without it: a.uncached
     double cache_numbers;               // K and V kept after it: 2 L (t + 1) d
     std::string next;                   // the token sampled to follow ("" once done)
     bool done;                          // the boundary was sampled, or the context is full

@@ -3,6 +3,8 @@
 // key/value cache, and what the model holds (language_model.hpp).
 #include "attention/language_model.hpp"
 
+#include "attention/cost_model.hpp"
+
 #include "attention/train_products.hpp"
 #include "attention/train_step.hpp"
 
@@ -240,14 +242,16 @@ std::string LanguageModel::generate(const GenerateOptions& o) {
     return out;
 }
 
+// the projections and the MLP (12 d^2 a position) and the unembedding of the
+// last position, around one layer's attention (decode_attention_cost)
 double LanguageModel::cached_multiply_adds(Index t) const {
-    const double d = double(d_), keys = double(t + 1);
-    return double(layers_) * (12 * d * d + 2 * keys * d) + d * double(vocab_);
+    const double d = double(d_);
+    return double(layers_) * (12 * d * d + decode_attention_cost(t + 1, d_).cached) + d * double(vocab_);
 }
 
 double LanguageModel::uncached_multiply_adds(Index t) const {
     const double d = double(d_), m = double(t + 1);
-    return double(layers_) * (12 * d * d * m + m * (m + 1) * d) + d * double(vocab_);
+    return double(layers_) * (12 * d * d * m + decode_attention_cost(t + 1, d_).uncached) + d * double(vocab_);
 }
 
 // token at position t through the cache, then (sample) the next one sampled
@@ -258,6 +262,9 @@ DecodeStep LanguageModel::decode(std::int32_t token, Index t, bool sample) {
     cached_token(token, t, &step.rows);
     step.cached_multiply_adds = cached_multiply_adds(t);
     step.uncached_multiply_adds = uncached_multiply_adds(t);
+    const DecodeAttentionCost attention = decode_attention_cost(t + 1, d_);
+    step.attention_cached = attention.cached;
+    step.attention_uncached = attention.uncached;
     step.cache_numbers = 2.0 * double(layers_) * double(t + 1) * double(d_);
     step.done = false;
     if (!sample) return step;

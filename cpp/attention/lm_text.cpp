@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace attn::train {
 
@@ -112,7 +113,7 @@ namespace {
 bool is_blank(std::uint32_t cp) { return cp == ' ' || cp == '\t' || cp == '\r' || cp == '\f' || cp == '\v'; }
 }  // namespace
 
-TextCorpus own_corpus(const std::string& text, const OwnOptions& o) {
+OwnCorpus own_corpus(const std::string& text, const OwnOptions& o) {
     const Index context = integer_option(o.context, "context", 2, 128);
     const Index min_count = integer_option(o.min_count, "min_count", 1, 1e9);
     require(text.size() <= size_t(kOwnMaxBytes), "the text has " + std::to_string(text.size()) + " bytes; at most " +
@@ -129,25 +130,41 @@ TextCorpus own_corpus(const std::string& text, const OwnOptions& o) {
     require(double(bad) <= 0.01 * double(cps.size()),
             "this looks like a binary file, not text: " + std::to_string(bad) + " of its " + std::to_string(cps.size()) +
                 " characters are invalid UTF-8 (U+FFFD) or control characters");
+    const std::string enough = "; at least " + std::to_string(Index(kOwnMinCharacters)) +
+                               " are needed to train on it and hold a tenth out";
     require(double(characters) >= kOwnMinCharacters,
-            "the text has " + std::to_string(characters) + " characters besides spaces and line breaks; at least " +
-                std::to_string(Index(kOwnMinCharacters)) + " are needed to train on it and hold a tenth out");
-    // lines, trimmed; a long one in windows of context - 1 characters
+            "the text has " + std::to_string(characters) + " characters besides spaces and line breaks" + enough);
+    // lines, trimmed; a long one in windows of context - 1 characters; a text seen before dropped
+    OwnCorpus out;
     std::vector<std::string> texts;
+    std::set<std::string> seen;
+    Index kept_characters = 0;
     const Index width = context - 1;
     auto add_line = [&](size_t from, size_t to) {
         while (from < to && is_blank(cps[from])) ++from;
         while (to > from && is_blank(cps[to - 1])) --to;
         for (size_t start = from; start < to; start += size_t(width)) {
             std::string piece;
-            for (size_t i = start; i < std::min(to, start + size_t(width)); ++i) piece += utf8_of(cps[i]);
+            Index counted = 0;
+            for (size_t i = start; i < std::min(to, start + size_t(width)); ++i) {
+                piece += utf8_of(cps[i]);
+                counted += !is_blank(cps[i]);
+            }
+            if (!seen.insert(piece).second) {
+                out.repeats += 1;
+                continue;
+            }
             texts.push_back(piece);
+            kept_characters += counted;
         }
     };
     size_t from = 0;
     for (size_t i = 0; i <= cps.size(); ++i)
         if (i == cps.size() || cps[i] == '\n') add_line(from, i), from = i + 1;
-    TextCorpus out;
+    require(double(kept_characters) >= kOwnMinCharacters,
+            "the text repeats itself: once its " + std::to_string(Index(out.repeats)) +
+                " repeated lines are dropped, it has " + std::to_string(kept_characters) +
+                " characters besides spaces and line breaks" + enough);
     for (size_t k = 0; k < texts.size(); ++k) (k % 10 == 9 ? out.held_out : out.train).push_back(texts[k]);
     // the characters the model keeps: those seen min_count times or more in the training texts
     std::vector<std::vector<std::uint32_t>> train;

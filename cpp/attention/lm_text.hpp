@@ -50,10 +50,14 @@ TextCorpus repeats_corpus(const RepeatsOptions& options);
 // The reader's own text as a corpus: its lines, each line longer than
 // context - 1 characters cut into windows of that many (a text and its two
 // boundaries fit the context); blank lines dropped, "\r" and surrounding
-// spaces trimmed; every tenth text (the 10th, 20th, ...) held out. Refused,
+// spaces trimmed; a text equal to an earlier one dropped (a repeated line, a
+// chorus, a file pasted twice: left in, its copies would fall on both sides of
+// the split, and the held-out loss would measure recall of training texts);
+// then every tenth text (the 10th, 20th, ...) held out. Refused,
 // with a message saying why: an empty text; a binary one (a NUL byte, or more
 // than 1% of its characters invalid UTF-8, U+FFFD, or control characters); fewer than
-// kOwnMinCharacters characters besides line breaks; more than kOwnMaxVocab
+// kOwnMinCharacters characters besides spaces and line breaks, in all or once
+// the repeats are dropped; more than kOwnMaxVocab
 // distinct characters seen min_count times or more in the training texts
 // (the rarer ones fold into the unknown token, as the language model does);
 // more than kOwnMaxBytes bytes.
@@ -64,6 +68,9 @@ struct OwnOptions {
 constexpr double kOwnMinCharacters = 2000;
 constexpr double kOwnMaxVocab = 4000;
 constexpr double kOwnMaxBytes = 2000000;
-TextCorpus own_corpus(const std::string& text, const OwnOptions& options);
+struct OwnCorpus : TextCorpus {
+    double repeats = 0;  // texts dropped as equal to an earlier one
+};
+OwnCorpus own_corpus(const std::string& text, const OwnOptions& options);
 
 }  // namespace attn::train

@@ -49,7 +49,7 @@ val next_tokens(const train::NextTokens& t) {
 }
 
 // { token, position, rows: [layer][head] Float32Array(t + 1), cachedMultiplyAdds, uncachedMultiplyAdds,
-//   cacheNumbers, next, done }
+//   attention: { cached, uncached } (one layer's), cacheNumbers, next, done }
 val decode_step(const train::DecodeStep& s) {
     val rows = val::array();
     for (const auto& layer : s.rows) {
@@ -64,6 +64,10 @@ val decode_step(const train::DecodeStep& s) {
     out.set("rows", rows);
     out.set("cachedMultiplyAdds", s.cached_multiply_adds);
     out.set("uncachedMultiplyAdds", s.uncached_multiply_adds);
+    val attention = val::object();
+    attention.set("cached", s.attention_cached);
+    attention.set("uncached", s.attention_uncached);
+    out.set("attention", attention);
     out.set("cacheNumbers", s.cache_numbers);
     out.set("next", s.next);
     out.set("done", s.done);
@@ -271,13 +275,16 @@ val raw_repeats_corpus(val o) {
     });
 }
 
-// the reader's own text as a corpus (lm_text.hpp): { train: string[], heldOut: string[] }
+// the reader's own text as a corpus (lm_text.hpp): { train: string[], heldOut: string[], repeats }
 val raw_own_corpus(val o) {
     return guarded([&] {
         train::OwnOptions options;
         options.context = o["context"].as<double>();
         options.min_count = o["minCount"].as<double>();
-        return text_corpus(train::own_corpus(o["text"].as<std::string>(), options));
+        const train::OwnCorpus corpus = train::own_corpus(o["text"].as<std::string>(), options);
+        val out = text_corpus(corpus);
+        out.set("repeats", corpus.repeats);
+        return out;
     });
 }
 

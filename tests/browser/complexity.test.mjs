@@ -80,11 +80,15 @@ test('the table is the core\'s cost model: O(n²·d) and × 4.00 for self-attent
   // writing one token at a time: the core's generation cost for n = 256, d = 512
   const g = att.generationCost({ n: 256, d: 512 });
   const writing = (await page.locator(`${WIDGET} [data-part="generation"] .callout-text`).textContent()).replace(/[\u00a0\u202f]/g, " ");
-  for (const [what, value] of [['2nd', g.tokenCached], ['n(n + 1)d', g.totalCached], ['n(n + 1)(2n + 1)d/3', g.totalUncached]]) {
+  for (const [what, value] of [['2nd', g.tokenCached], ['n(n + 1)d', g.totalCached], ['the last one n(n + 1)d', g.tokenUncached],
+    ['n(n + 1)(n + 2)d/3', g.totalUncached], ['2n²d', want.now['self-attention'].multiplyAdds]]) {
     const shown = new RegExp(`${what.replace(/[()+]/g, '\\$&')} = (\\d[\\d.,]*\\d(?: × 10[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)`).exec(writing);
     assert.ok(shown, `${what} in: ${writing}`);
     assert.ok(Math.abs(parseCount(shown[1]) - value) <= 0.005 * value, `${what}: shows ${shown[1]}, the core ${value}`);
   }
+  // with the cache, exactly a causal training pass (n(n + 1)d), not "about" the table's 2n²d: true for every n
+  assert.match(writing, /n\(n \+ 1\)d = [^:]+: exactly what one training pass over the text counts with the causal mask/);
+  assert.doesNotMatch(writing, /about one training pass/);
   const crossover = page.locator(`${WIDGET} [data-part="crossover"] .callout-text`).first();
   assert.equal(await crossover.getAttribute('data-field'), 'cheaper');
   assert.ok(want.now['self-attention'].multiplyAdds < want.now.recurrent.multiplyAdds);

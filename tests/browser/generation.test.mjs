@@ -96,3 +96,22 @@ test('zh at 375 px: Chinese labels, no horizontal scroll; an unknown prompt char
     await eventually(async () => !(await alert.isHidden()), { message: 'the alert shown' });
     assert.match(await alert.textContent(), /prompt has the character "7" \(U\+0037\) that is not in the vocabulary/);
   }));
+
+test('one layer\'s attention of the token: the same numbers as the complexity section for the same n and d', () =>
+  withPage(browser, 'embed.html?widget=generation', {}, async ({ page }) => {
+    await ready(page);
+    const last = stepsOf().at(-1);
+    const n = last.position + 1;  // 4 keys: ⏎ and three written tokens
+    assert.deepEqual(last.attention, { cached: 2 * n * 32, uncached: n * (n + 1) * 32 });
+    const said = page.locator(`${W} [data-part="attention"]`);
+    await eventually(async () => (await said.textContent()).includes(`over n = ${n} keys of width d = 32`), { message: 'the attention sentence' });
+    const m = /: ([\d,]+) with the cache \(its own row, 2nd\) and ([\d,]+) without \(every row of the causal map again, n\(n \+ 1\)d\)/.exec(await said.textContent());
+    assert.ok(m, await said.textContent());
+    assert.deepEqual([number(m[1]), number(m[2])], [last.attention.cached, last.attention.uncached]);
+    // the complexity section for n = 4, d = 32: the same two numbers
+    await page.goto(new URL(`embed.html?widget=complexity&n=${n}&d=32`, browser.url).href);
+    await whenReady('[data-widget="complexity"]')(page);
+    const writing = (await page.locator('[data-widget="complexity"] [data-part="generation"] .callout-text').textContent()).replace(/\u00a0/g, ' ');
+    assert.ok(writing.includes(`its own row, 2nd = ${m[1]} multiply-adds`), writing);
+    assert.ok(writing.includes(`the last one n(n + 1)d = ${m[2]},`), writing);
+  }));

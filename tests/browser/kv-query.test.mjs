@@ -225,3 +225,26 @@ test('if the core cannot load, the widget says so in an alert', async () => {
   assert.deepEqual(pageErrors, [], 'the error is shown, not thrown');
   await page.close();
 });
+
+// The sentence on the curve beyond the last key, against the core's curve at the plot's edge
+// (the largest of the keys and the query, plus 10 cm): "levels off at that key's value" only
+// where the curve shows that value there.
+test('σ = 10: the curve has not levelled off at the last key\'s value, and the sentence says where it is; σ = 2: it has', () => withPage(browser, 'embed.html?widget=kv-query&sigma=10', async ({ page }) => {
+  const yardstick = page.locator(`${WIDGET} [data-part="yardstick"]`);
+  await whenReady(WIDGET)(page);
+  const edge = att.kernelRegression({ keys: KEYS, values: VALUES, query: 185, score: 'gaussian', sigma: 10 }).estimate;
+  assert.ok(70 - edge > 3, `the estimate at 185 cm is ${edge}`);
+  const wide = (await yardstick.textContent()).replace(/\u00a0/g, ' ');
+  assert.equal(await yardstick.getAttribute('data-end'), 'pulled');
+  assert.doesNotMatch(wide, /levels off/);
+  assert.ok(wide.includes(`heads for that key’s value, 70 kg, but has not reached it at the plot’s edge: ${edge.toFixed(2)} kg at 185 cm, since with σ = 10.0 cm`), wide);
+  await page.goto(new URL('embed.html?widget=kv-query&sigma=2', browser.url).href);
+  await whenReady(WIDGET)(page);
+  const narrow = (await yardstick.textContent()).replace(/\u00a0/g, ' ');
+  assert.equal(await yardstick.getAttribute('data-end'), 'levels');
+  assert.match(narrow, /beyond the last key it levels off at that key’s value \(70 kg; 70\.00 kg at 185 cm, the plot’s edge\)/);
+  // in Chinese, the same reading at σ = 10
+  await page.goto(new URL('embed.html?widget=kv-query&sigma=10&lang=zh', browser.url).href);
+  await whenReady(WIDGET)(page);
+  assert.ok((await yardstick.textContent()).replace(/\u00a0/g, ' ').includes(`但到图的右端还没有到达：185 cm 处为 ${edge.toFixed(2)} kg`));
+}));

@@ -3,12 +3,16 @@
 // the link, the halves' accuracy, the n-gram ladder, each head's role badge,
 // the samples written twice and the induction step are what this process's
 // own module computes with the parameters the widget exports; one layer says why no
-// induction head can form; the export's JSON holds the ladder and the roles.
+// induction head can form; the export's JSON holds the ladder and the roles;
+// a text pasted twice keeps its second copy out of the split, and says so; the
+// unigram box shows the ladder's number, the one its sentence names.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
 import { BATCH, CORPORA, ROLE_FORMED, SAMPLES } from '../../web/widgets/language-model/engine.js';
+import { inductionStep } from '../../web/widgets/language-model/draw.js';
+import { random } from '../../web/runtime/random.js';
 import { assertShown, eventually, startBrowser, withPage } from './harness.mjs';
 
 const WIDGET = '[data-widget="language-model"]';
@@ -74,6 +78,11 @@ test(`repeats, ${STEPS} steps of two layers from the link: the halves, the ladde
       const said = await text(page, '.lm-halves');
       assert.ok(said.includes(`${Math.round(100 * halves.second.accuracy)}%`) && said.includes(halves.second.loss.toFixed(3)), said);
       assert.match(said, new RegExp(`became an induction head at step ${inductionAt}`));
+      // its score then, and now: each said with its step; now is the step of the badges beside it
+      const head = inductionStep(json.roles);
+      const current = lm.headRoles().heads[head.layer][head.head].induction;
+      assert.ok(said.includes(`at step ${inductionAt}, when it put ${head.value.toFixed(2)} of its weight`), said);
+      assert.ok(said.includes(`at step ${STEPS}, the step of the maps and badges below, it puts ${current.toFixed(2)} there`), said);
 
       // each head's badge and its two plotted scores (induction, previous)
       const roles = lm.headRoles().heads;
@@ -98,6 +107,8 @@ test(`repeats, ${STEPS} steps of two layers from the link: the halves, the ladde
       assertShown(sentence.match(/the model \((\d\.\d+)\)/)[1], held, 3, 'the held-out loss in the sentence');
       assert.ok(sentence.includes(best.loss.toFixed(3)), sentence);
       assert.match(await text(page, '.plot-box svg'), /induction head/, 'the step marked on the loss plot');
+      // what it learns, said of this corpus: a copying rule, not poems
+      assert.match(await text(page, '[data-part="honest"] .callout-text'), /^Here there is no meaning to learn, only a rule/);
 
       // the samples: the core's, each marked by whether it is a text written twice
       const samples = Array.from({ length: SAMPLES }, (_, i) => lm.generate({ prompt: '', maxTokens: CORPORA.repeats.maxTokens, temperature: 0.8, topK: 20, seed: 1 + i }));
@@ -155,6 +166,9 @@ test('own text: the link asks for it; a short or binary text is refused with the
     try {
       for (let k = 0; k < 20; k++) lm.step(1);
       assertShown(await text(page, '[data-field="heldLoss"]'), lm.evaluate().loss, 3, 'held-out loss at step 20');
+      // one unigram, one source: the box shows the ladder's first rung, the number its sentence and dotted line give
+      const unigram = lm.baselines().ladder.find((r) => r.order === 1).loss;
+      assertShown(await text(page, '[data-field="unigram"]'), unigram, 3, 'the unigram baseline');
       assert.match(await text(page, '.lm-source'), new RegExp(`Your text: ${corpus.train.length} training texts and ${corpus.heldOut.length} held out`));
     } finally {
       lm.delete();
@@ -177,4 +191,72 @@ test('own text: the link asks for it; a short or binary text is refused with the
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('corpus'), 'own');
     assert.ok(!url.href.includes('Congress') && url.href.length < 400, 'the text is not in the URL');
+  }));
+
+test('own text whose lines repeat (a text pasted twice): the repeats are dropped before the split and counted under the curves; no held-out text is a training text',
+  () => withPage(browser, 'embed.html?widget=language-model&corpus=own&layers=1&heads=2&dModel=32&steps=5', async ({ page }) => {
+    await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 20000 });
+    const declaration = readFileSync(new URL('../node/fixtures/declaration.txt', import.meta.url), 'utf8');
+    const pasted = `${declaration}\n${declaration}`;
+    const spec = CORPORA.own;
+    const options = { context: spec.options.context, minCount: spec.options.minCount };
+    const [twice, once] = await Promise.all([att.ownCorpus(pasted, options), att.ownCorpus(declaration, options)]);
+    // the second copy is dropped whole (its pieces, and again its own repeats): the split is that of the text once
+    assert.equal(twice.repeats, once.train.length + once.heldOut.length + 2 * once.repeats);
+    assert.deepEqual([twice.train, twice.heldOut], [once.train, once.heldOut]);
+    const train = new Set(twice.train);
+    assert.deepEqual(twice.heldOut.filter((t) => train.has(t)), [], 'no held-out text is a training text');
+
+    const panel = page.locator(`${WIDGET} .lm-own`);
+    await panel.locator('textarea').fill(pasted);
+    await panel.locator('button[data-action="own-use"]').click();
+    await resting(page, 5, 120000);
+    const source = page.locator(`${WIDGET} .lm-source`);
+    assert.equal(Number(await source.getAttribute('data-repeats')), twice.repeats);
+    assert.equal(await text(page, '.lm-source'), `Your text: ${twice.train.length.toLocaleString('en-US')} training texts and ${twice.heldOut.length} held out (every tenth), ` +
+      `its lines cut into pieces of at most 31 characters. Pieces that repeat an earlier one were dropped before the split, so that no held-out text is also a training text: ${twice.repeats.toLocaleString('en-US')} of them.`);
+    assert.equal(await page.locator(`${WIDGET} [data-part="honest"] .callout-text`).getAttribute('data-corpus'), 'own');
+  }));
+
+// 120 lines of 22 letters drawn from 38 with Zipf weights 1 / rank^1.5 (seed 1): the
+// count models pick k = 0.001 for the unigram, so its held-out loss (2.278) is not
+// evaluate()'s add-one unigram (2.279), which the box used to show beside the sentence's.
+function zipfText() {
+  const rand = random(1);
+  const symbols = [...'etaoinshrdlucmfwypvbgkjqxzETAOINSHRDLU'];
+  const weights = symbols.map((_, i) => 1 / (i + 1) ** 1.5), total = weights.reduce((a, b) => a + b);
+  const draw = () => {
+    let r = rand() * total;
+    for (let i = 0; i < symbols.length; i++) if ((r -= weights[i]) < 0) return symbols[i];
+    return symbols.at(-1);
+  };
+  return Array.from({ length: 120 }, () => Array.from({ length: 22 }, draw).join('')).join('\n');
+}
+
+test('own text: the unigram box gives the ladder\'s first rung, the number of its dotted line and sentences',
+  () => withPage(browser, 'embed.html?widget=language-model&corpus=own&layers=1&heads=2&dModel=32&steps=1', async ({ page }) => {
+    await page.locator(`${WIDGET}[data-ready="true"]`).waitFor({ timeout: 20000 });
+    const pasted = zipfText();
+    const spec = CORPORA.own;
+    const corpus = await att.ownCorpus(pasted, { context: spec.options.context, minCount: spec.options.minCount });
+    const lm = await att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut.slice(0, spec.heldOut),
+      layers: 1, heads: 2, dModel: 32, seed: 1, batch: BATCH, ...spec.options });
+    let unigram, addOne, ladder;
+    try {
+      ladder = lm.baselines().ladder;
+      const rung = ladder.find((r) => r.order === 1);
+      [unigram, addOne] = [rung.loss, lm.evaluate().unigramLoss];
+      assert.equal(rung.k, 0.001);
+      assert.deepEqual([unigram.toFixed(3), addOne.toFixed(3)], ['2.278', '2.279']);
+    } finally {
+      lm.delete();
+    }
+    const panel = page.locator(`${WIDGET} .lm-own`);
+    await panel.locator('textarea').fill(pasted);
+    await panel.locator('button[data-action="own-use"]').click();
+    await resting(page, 1, 120000);
+    assert.equal(await text(page, '[data-field="unigram"]'), unigram.toFixed(3));
+    // the sentence's count model, the ladder's too (one step in: the worst rung, the 4-gram on this little text)
+    const named = /does not yet beat counting [a-z ]+ \((\d\.\d{3})\)/.exec(await text(page, '.lm-ladder'));
+    assert.ok(named && ladder.some((r) => r.loss.toFixed(3) === named[1]), await text(page, '.lm-ladder'));
   }));

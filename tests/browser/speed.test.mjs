@@ -3,11 +3,14 @@
 // Timings are never asserted (the machine is shared and noisy): what is checked
 // is that the page is consistent with itself: each ratio is JS ÷ kernel of the
 // times shown, each slope a least-squares fit of the times shown, one plotted
-// point per time; and that both outputs agree (max |difference| < 1e-4).
+// point per time; and that both outputs agree (max |difference| < 1e-4); and
+// that the sentence on the ratios claims only what the shown ratios support,
+// here and with given timings (a run whose ratios go up and down).
 //   node --test tests/browser/speed.test.mjs
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertClean, eventually, openPage, startBrowser, withPage, whenReady } from './harness.mjs';
+import { runOf } from '../node/speed-run.mjs';
 
 const WIDGET = '[data-widget="speed"]';
 const KERNEL_COLOUR = '#0072b2', JS_COLOUR = '#d55e00';
@@ -60,6 +63,35 @@ function parseSmall(text) {
   return Number(m[1]) * 10 ** -Number([...m[2]].map((c) => '⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)).join(''));
 }
 
+// The sentence under the slopes says what the shown ratios support (each to
+// its rounding): a direction only when every step goes that way (grows, falls)
+// or the core's fit of the ratio is good (growsFit, fallsFit: its slope and r²
+// named), a constant factor only within 1.25 times, else the range ("mixed").
+// "widens" and "narrows" appear in no other kind.
+function assertTrendHolds(kind, text, rows) {
+  const both = rows.filter((r) => r.ratio !== null);
+  const ratios = both.map((r) => r.ratio), slack = both.map((r) => halfUlp(r.texts.ratio));
+  const up = ratios.slice(1).every((r, i) => r + slack[i + 1] >= ratios[i] - slack[i]);
+  const down = ratios.slice(1).every((r, i) => r - slack[i + 1] <= ratios[i] + slack[i]);
+  const [first, last] = [both[0], both.at(-1)];
+  const low = Math.min(...ratios), high = Math.max(...ratios);
+  if (kind === 'grows' || kind === 'falls') {
+    assert.ok(kind === 'grows' ? up && last.ratio > first.ratio : down && last.ratio < first.ratio, `${kind}: ${ratios}`);
+    assert.ok(text.includes(`${first.texts.ratio} the kernel’s time at n = ${first.n.toLocaleString('en-US')}`), text);
+  } else if (kind === 'steady') {
+    assert.ok(high - slack[ratios.indexOf(high)] <= 1.25 * (low + slack[ratios.indexOf(low)]), `steady: ${ratios}`);
+  } else if (kind === 'growsFit' || kind === 'fallsFit') {
+    assert.ok(kind === 'growsFit' ? last.ratio > first.ratio : last.ratio < first.ratio, `${kind}: ${ratios}`);
+    assert.ok(Number(/\(r² = (\d\.\d{3})\)/.exec(text)[1]) >= 0.8, text);
+  } else {
+    assert.equal(kind, 'mixed');
+    const lowest = both[ratios.indexOf(low)];
+    assert.ok(text.includes(`between ${lowest.texts.ratio} (at n = ${lowest.n.toLocaleString('en-US')})`), text);
+  }
+  if (!/^grows/.test(kind)) assert.doesNotMatch(text, /widens/);
+  if (!/^falls/.test(kind)) assert.doesNotMatch(text, /narrows/);
+}
+
 async function assertNoBadText(page) {
   assert.doesNotMatch(await page.locator('body').innerText(), /\bNaN\b|\bInfinity\b|\bundefined\b|\[object /);
 }
@@ -99,26 +131,11 @@ test('nothing runs before Run; a run shows ratios, slopes and a plot consistent 
     assert.ok(Math.abs(Number(shown) - want) <= 0.02, `${key}: slope ${shown}, refitted from the table ${want}`);
   }
   for (const r2 of [m[2], m[4]]) assert.ok(Number(r2) >= 0 && Number(r2) <= 1);
-  // the sentence on what they show: read from the table's first and last ratios
-  // (grows or falls by more than 1.25 times, else steady), naming them and both slopes
-  assert.doesNotMatch(slopes, /both lines rise with the same slope/);
+  // the sentence on what they show: its kind is one the shown ratios support
   const trend = page.locator(`${WIDGET} [data-part="trend"]`);
   const trendText = (await trend.textContent()).replace(/\u00a0/g, ' ');
-  const [first, lastRow] = [rows[0], rows.at(-1)];
-  const kind = lastRow.ratio > first.ratio * 1.25 ? 'grows' : lastRow.ratio * 1.25 < first.ratio ? 'falls' : 'steady';
-  // the shown ratios are rounded: away from the band's edges the kind is certain
-  const edge = Math.abs(Math.log(lastRow.ratio / first.ratio)) - Math.log(1.25);
-  if (Math.abs(edge) > 0.05) assert.equal(await trend.getAttribute('data-trend'), kind, trendText);
-  const said = await trend.getAttribute('data-trend');
-  assert.ok(trendText.includes(`slope ${m[3]} against ${m[1]}`) || trendText.includes(`slopes ${m[3]} and ${m[1]}`), trendText);
-  if (said === 'steady') {
-    const ratios = rows.map((r) => r.ratio);
-    const [low, high] = [rows[ratios.indexOf(Math.min(...ratios))], rows[ratios.indexOf(Math.max(...ratios))]];
-    assert.ok(trendText.includes(`between ${low.texts.ratio} and ${high.texts.ratio} the kernel’s time`), trendText);
-  } else {
-    assert.ok(trendText.includes(`${first.texts.ratio} the kernel’s time at n = 32 and ${lastRow.texts.ratio} at n = 512`), trendText);
-    assert.doesNotMatch(trendText, /constant factor\./);
-  }
+  assertTrendHolds(await trend.getAttribute('data-trend'), trendText, rows);
+  assert.ok(trendText.includes(`our kernel ${m[3]}, the JS loop ${m[1]}`) || /slope \d\.\d\d \(r² = /.test(trendText), trendText);
 
   // the headline: the ratio at the largest n both ran
   const headline = await page.locator(`${WIDGET} [data-part="headline"]`).textContent();
@@ -229,4 +246,37 @@ test('in Chinese on a phone: the compact plot, the headline, nothing wider than 
   const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
   await assertNoBadText(page);
+}));
+
+// The widget given timings instead of taking them: mounted on the page
+// (runtime.js) with a finished run in its state, as a run reports it.
+async function mountWithRun(page, run) {
+  await page.evaluate(async (given) => {
+    const { mountWidget } = await import('./runtime/runtime.js');
+    const def = await import('./widgets/speed.js');
+    const root = document.createElement('div');
+    root.id = 'given';
+    document.body.append(root);
+    mountWidget(root, def, { state: { d: String(given.d), maxN: String(given.maxN), run: given }, embedded: true });
+  }, run);
+  const trend = page.locator('#given [data-part="trend"]');
+  await eventually(async () => Boolean(await trend.getAttribute('data-trend')), { message: 'the given run drawn' });
+  return { kind: await trend.getAttribute('data-trend'), text: (await trend.textContent()).replace(/\u00a0/g, ' ') };
+}
+
+test('given timings whose ratios go up and down (3.6, 22, 31, 18, 20, 123): no "widens", their range instead', () => withPage(browser, 'embed.html?widget=speed', async ({ page }) => {
+  await ready(page);
+  const mixed = await mountWithRun(page, runOf([3.6, 22, 31, 18, 20, 123]));
+  assert.equal(mixed.kind, 'mixed');
+  assert.doesNotMatch(mixed.text, /widen|narrow|constant factor/);
+  assert.match(mixed.text, /goes up and down with n, and the numbers support no trend: the JS loop takes between 3\.60× \(at n = 32\) and 123× \(at n = 1,024\) the kernel’s time/);
+  // the rows are the given times, each the median of 7 batches
+  const cells = await page.locator('#given .sp-table tbody tr[data-n="1024"] td').evaluateAll((tds) => tds.map((td) => [td.textContent, td.title]));
+  assert.deepEqual(cells[2], ['123×', '']);
+  assert.equal(cells[1][1], 'the median of 7 batches of calls');
+  // the same widget, ratios that rise at every step: "widens at every step", with both ends
+  await page.evaluate(() => document.getElementById('given').remove());
+  const rising = await mountWithRun(page, runOf([3.6, 5, 7.5, 11, 15, 21]));
+  assert.equal(rising.kind, 'grows');
+  assert.match(rising.text, /the gap widens at every step of n: the JS loop takes 3\.60× the kernel’s time at n = 32 and 21\.0× at n = 1,024/);
 }));

@@ -5,7 +5,8 @@
 // process (seeded: the same steps give the same weights); the switches remove
 // the residual connections or the layer norms, and the formulas, the plot and
 // the verdict follow; a block opens on a click; a character the model does not
-// know is named; zh at 375 px fits the screen.
+// know is named in a sentence, and an empty text has no loss (both languages);
+// zh at 375 px fits the screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -63,8 +64,14 @@ async function assertTrace(page, { layers, text, options, block = 1 }, what) {
     assertShown(rms[i].replace(/,/g, ''), s.rms, s.rms < 10 ? 2 : 1, `${what}: RMS of ${key}`);
     assert.equal(shapes[i], `${s.values.rows} × ${s.values.cols}`, `${what}: shape of ${key}`);
   });
-  assertShown(await page.locator(`${W} [data-field="loss"]`).textContent(), want.loss, 2, `${what}: loss`);
-  assertShown(await page.locator(`${W} [data-field="intactLoss"]`).textContent(), intact.loss, 2, `${what}: intact loss`);
+  if (text === '') {
+    // nothing to predict: no loss shown (the core's 0 is a mean over no characters)
+    assert.equal(await page.locator(`${W} [data-field="loss"]`).textContent(), '—', `${what}: no loss`);
+    assert.equal(await page.locator(`${W} [data-field="intactLoss"]`).textContent(), '—', `${what}: no intact loss`);
+  } else {
+    assertShown(await page.locator(`${W} [data-field="loss"]`).textContent(), want.loss, 2, `${what}: loss`);
+    assertShown(await page.locator(`${W} [data-field="intactLoss"]`).textContent(), intact.loss, 2, `${what}: intact loss`);
+  }
   assertShown(await page.locator(`${W} [data-field="entropy"]`).textContent(), want.entropy, 2, `${what}: entropy`);
   const tokens = await texts(page, '[data-field="token"]');
   const probabilities = await texts(page, '[data-field="probability"]');
@@ -103,7 +110,7 @@ test('switches: without layer norms (4 blocks) or residuals the core\'s lesioned
     assert.match(verdict, /^Without the layer norms each sublayer reads the stream at its raw size/);
     const shown = (x) => x.toFixed(x < 10 ? 2 : 1);
     assert.ok(verdict.includes(`${shown(last / intactLast)} times the intact model’s ${shown(intactLast)}`), verdict);
-    assert.ok(verdict.includes(`the most likely next character is “${want.next.tokens[0]}”`), verdict);
+    assert.ok(verdict.includes(`The most likely next character is “${want.next.tokens[0]}”`), verdict);
     assert.equal(await page.locator(`${W} .plot-line`).count(), 2, 'the lesioned and the intact stream');
     assert.equal(await page.locator(`${W} [data-stage="ln1"] .tb-formula`).textContent(), 'removed: X passes through');
     // residuals off too, then layer norms back on: residuals only
@@ -116,17 +123,41 @@ test('switches: without layer norms (4 blocks) or residuals the core\'s lesioned
     assert.equal(await page.locator(`${W} [data-stage="residual1"] .tb-formula`).textContent(), 'H = Attn(…): X is dropped');
   }));
 
-test('a character the model does not know is named; another text is traced', () =>
+test('a character the model does not know is named in a sentence, in both languages; an empty text has no loss, and says why; another text is traced', () =>
   withPage(browser, 'embed.html?widget=transformer-block', {}, async ({ page }) => {
     await ready(page);
     const box = page.locator(W).getByLabel('Text', { exact: true });
-    await box.fill('Zoë');
     const alert = page.locator(`${W} .widget-error`);
-    await eventually(async () => !(await alert.isHidden()), { message: 'the alert shown' });
-    assert.match(await alert.textContent(), /text has the character "ë" \(U\+00EB\) that is not in the vocabulary/);
-    await box.fill('Christopher');
+    const said = async (text) => {
+      await box.fill(text);
+      await eventually(async () => !(await alert.isHidden()) && (await alert.textContent()).includes('never seen'), { message: `the alert for ${text}` });
+      return alert.textContent();
+    };
+    // the model's own answer: the core refuses the character
+    const lm = await modelOf(2);
+    assert.throws(() => lm.trace('Zoë'), /not in the vocabulary/);
+    assert.equal(await said('Zoë'), 'The model has never seen “ë”: it knows only the characters of the names it was trained on, and has no vector for any other. Type the text without it.');
+    assert.match(await said('Zoë 7'), /^The model has never seen “ë”, “ ”,? and “7”: .* Type the text without them\.$/);
+    assert.doesNotMatch(await alert.textContent(), /vocabulary|U\+|Error/);
+    // no text: the boundary alone, its next characters, and no loss
+    await box.fill('');
     await eventually(async () => await alert.isHidden(), { message: 'the alert hidden' });
+    await assertTrace(page, { layers: 2, text: '', options: {} }, 'empty');
+    const verdict = await page.locator(`${W} .tb-verdict`).textContent();
+    assert.match(verdict, /With no text there is nothing to predict, so there is no loss: the model reads only ⏎/);
+    assert.doesNotMatch(verdict, /Loss on|0\.00 nats/);
+    await box.fill('Christopher');
     await assertTrace(page, { layers: 2, text: 'Christopher', options: {} }, 'Christopher');
+    assert.match(await page.locator(`${W} .tb-verdict`).textContent(), /Loss on “Christopher”: \d\.\d\d nats per character\./);
+    // in Chinese
+    await page.goto(new URL('embed.html?widget=transformer-block&lang=zh', browser.url).href);
+    await ready(page);
+    await page.locator(W).getByLabel('文本', { exact: true }).fill('');
+    await assertTrace(page, { layers: 2, text: '', options: {} }, 'empty, zh');
+    assert.match(await page.locator(`${W} .tb-verdict`).textContent(), /没有文本，就没有要预测的字符，也就没有损失/);
+    await page.locator(W).getByLabel('文本', { exact: true }).fill('Zoë');
+    await eventually(async () => !(await alert.isHidden()), { message: 'the alert in zh' });
+    assert.equal(await alert.textContent(), '模型从没见过“ë”：它只认识训练用的名字里出现过的字符，别的字符它没有向量。请去掉这个字符再输入。');
   }));
 
 test('zh at 375 px, temperature 0.5: Chinese labels, the sharper softmax the core\'s, no horizontal scroll', () =>

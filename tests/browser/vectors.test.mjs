@@ -3,7 +3,8 @@
 // for the query shown (checked against the same module in this process); the
 // query moves with the arrow keys on its handle and by dragging on the plane;
 // "Keys of equal length" puts the keys on one circle and makes the two
-// weightings one (difference: rounding); zh at 375 px fits the screen.
+// weightings one (difference: rounding); keys whose weights are equal as shown
+// are a tie, all of them "no key is favoured" (q = 0); zh at 375 px fits the screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import createAttention from '../../web/wasm/attention.mjs';
@@ -92,4 +93,34 @@ test('in Chinese at 375 px: the words, the verdict, nothing wider than the scree
     assert.deepEqual(await page.locator(`${W} .plane-label`).allTextContents(), ['猫', '狗', '老虎', '汽车', '苹果']);
     assert.match(await page.locator(`${W} .vec-verdict`).textContent(), /两种权重的最大差异：小于 0\.00001（舍入误差）/);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal scroll of the page');
+  }));
+
+test('at q = (0, 0) every dot-product weight is 0.200: no key is favoured, and the verdict says so in both languages', () =>
+  withPage(browser, 'embed.html?widget=vectors&qx=0&qy=0', async ({ page }) => {
+    await ready(page);
+    const want = await assertTable(page, [0, 0], false, 'q = 0');
+    assert.deepEqual(Array.from(want.dotWeights), Array(5).fill(Math.fround(0.2)));
+    assert.deepEqual(await page.locator(`${W} [data-field="dotWeight"]`).allTextContents(), Array(5).fill('0.200'));
+    const verdict = page.locator(`${W} .vec-verdict`);
+    // the kernel still favours the shortest key, apple
+    assert.match(await verdict.textContent(), /The dot product favours no key \(every weight is 0\.200\), the kernel “apple”:/);
+    assert.doesNotMatch(await verdict.textContent(), /favours “cat”/);
+    assert.equal(await verdict.getAttribute('data-dot-top'), 'none');
+    // keys of one length: both weightings even, one sentence for both
+    await page.locator(W).getByLabel('Keys of equal length').check();
+    await eventually(async () => /no key is favoured: every weight is 0\.200\.$/.test(await verdict.textContent()), { message: 'equal lengths at q = 0' });
+    await page.goto(new URL('embed.html?widget=vectors&qx=0&qy=0&lang=zh', browser.url).href);
+    await ready(page);
+    assert.match(await verdict.textContent(), /点积不偏向任何键（每个权重都是 0\.200），高斯核最看重“苹果”/);
+  }));
+
+test('at q = (0.8, 1.0) dog and tiger tie for the top (q·k = 2.22 both): named together, not one of them', () =>
+  withPage(browser, 'embed.html?widget=vectors&qx=0.8&qy=1', async ({ page }) => {
+    await ready(page);
+    const want = await assertTable(page, [0.8, 1], false, 'tie');
+    assert.equal(want.dotWeights[1].toFixed(3), want.dotWeights[2].toFixed(3));
+    assert.ok(want.dotWeights[0] < want.dotWeights[1] - 0.001, 'cat just below');
+    const verdict = await page.locator(`${W} .vec-verdict`).textContent();
+    assert.match(verdict, new RegExp(`The dot product favours “dog” and “tiger” equally \\(${want.dotWeights[1].toFixed(3)} each\\), the kernel “dog”:`));
+    assert.equal(await page.locator(`${W} .vec-verdict`).getAttribute('data-dot-top'), 'tie');
   }));

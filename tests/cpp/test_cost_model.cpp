@@ -48,19 +48,42 @@ TEST_CASE("cost_model: doubling n multiplies self-attention by 4 (exponent 2), r
                                             r.multiply_adds));
 }
 
-TEST_CASE("generation cost: one row with the cache, the whole map without; the sums over the text") {
+TEST_CASE("decode attention cost: one row of the causal map with the cache, every row up to it without") {
+    // by hand, m = 4 keys, d = 8: the row 2 * 4 * 8; the rows 1..4 again 2 (1 + 2 + 3 + 4) 8 = 4 * 5 * 8
+    const DecodeAttentionCost a = decode_attention_cost(4, 8);
+    CHECK(a.cached == 64);
+    CHECK(a.uncached == 160);
+    // against the plain sum over the rows of a causal map, each row i meeting i keys (Q K^T and A V)
+    for (Index m = 1; m <= 40; ++m) {
+        double rows = 0;
+        for (Index i = 1; i <= m; ++i) rows += 2.0 * double(i) * 24;
+        CHECK(decode_attention_cost(m, 24).uncached == rows);
+        CHECK(decode_attention_cost(m, 24).cached == 2.0 * double(m) * 24);
+    }
+    // no more than the table's full map, 2 m^2 d, which also counts the masked pairs; equal at m = 1 only
+    CHECK(decode_attention_cost(1, 8).uncached == cost_model(1, 8, 3)[0].multiply_adds);
+    CHECK(decode_attention_cost(10, 8).uncached < cost_model(10, 8, 3)[0].multiply_adds);
+    CHECK(contains(error_of([] { decode_attention_cost(0, 8); }), "n must be at least 1, got 0"));
+    CHECK(contains(error_of([] { decode_attention_cost(4, 0); }), "d must be at least 1, got 0"));
+}
+
+TEST_CASE("generation cost: the last token's decode_attention_cost; the sums over the text") {
     const GenerationCost c = generation_cost(10, 64);
+    CHECK(c.token_cached == decode_attention_cost(10, 64).cached);
+    CHECK(c.token_uncached == decode_attention_cost(10, 64).uncached);
     CHECK(c.token_cached == 2 * 10 * 64);
-    CHECK(c.token_uncached == cost_model(10, 64, 3)[0].multiply_adds);  // the table's 2 n^2 d: the whole map
+    CHECK(c.token_uncached == 10 * 11 * 64);
     double cached = 0, uncached = 0;
     for (Index m = 1; m <= 10; ++m) {
         cached += generation_cost(m, 64).token_cached;
         uncached += generation_cost(m, 64).token_uncached;
     }
     CHECK(c.total_cached == cached);      // 10 * 11 * 64 = 7040
-    CHECK(c.total_uncached == uncached);  // 10 * 11 * 21 * 64 / 3 = 49280
+    CHECK(c.total_uncached == uncached);  // 10 * 11 * 12 * 64 / 3 = 28160
     CHECK(c.total_cached == 7040);
-    CHECK(c.total_uncached == 49280);
+    CHECK(c.total_uncached == 28160);
+    // with the cache the text costs what one causal pass over it does: its last token's uncached count
+    CHECK(c.total_cached == c.token_uncached);
     CHECK(c.cache_numbers == 1280);
     CHECK(contains(error_of([] { generation_cost(0, 8); }), "n must be at least 1"));
 }

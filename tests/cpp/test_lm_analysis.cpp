@@ -275,22 +275,28 @@ TEST_CASE("repeats corpus: strings of distinct characters written twice, seeded,
 }
 
 TEST_CASE("own corpus: lines trimmed, long ones in windows of the context, every tenth held out; bad texts refused") {
-    // 30 lines of 90 letters: with context 32, three windows of 31 each; 10 blank lines between
+    // 30 lines of 90 letters, each opening with its number: with context 32, three windows of 31
+    // each, no two alike; blank lines between
     std::string text;
-    for (int line = 0; line < 30; ++line) {
-        text += "  ";
-        for (int k = 0; k < 90; ++k) text += char('a' + (line + k) % 26);
+    for (std::uint32_t line = 0; line < 30; ++line) {
+        text += "  " + std::to_string(10 + line);
+        std::uint32_t state = line + 1;  // letters from a small generator seeded by the line
+        for (int k = 2; k < 90; ++k) {
+            state = state * 1103515245u + 12345u;
+            text += char('a' + (state >> 16) % 26);
+        }
         text += " \r\n\n";
     }
     OwnOptions o;
-    const TextCorpus c = own_corpus(text, o);
+    const OwnCorpus c = own_corpus(text, o);
     REQUIRE(c.train.size() + c.held_out.size() == 30 * 3);
+    CHECK(c.repeats == 0);
     CHECK(c.held_out.size() == 9);
     for (const std::string& t : c.train) CHECK((t.size() == 31 || t.size() == 28));
-    CHECK(c.train[0] == std::string("abcdefghijklmnopqrstuvwxyzabcde"));
+    CHECK(c.train[0].substr(0, 2) == "10");
     CHECK(c.train[2].size() == 28);  // 90 = 31 + 31 + 28, trimmed of its spaces and \r
     // the 10th, 20th, ... texts held out: the 10th is line 3's first window
-    CHECK(c.held_out[0].substr(0, 3) == "def");
+    CHECK(c.held_out[0].substr(0, 2) == "13");
     o.context = 10;
     for (const std::string& t : own_corpus(text, o).train) CHECK(t.size() <= 9);
 
@@ -301,10 +307,40 @@ TEST_CASE("own corpus: lines trimmed, long ones in windows of the context, every
     CHECK(contains(error_of([&] { own_corpus(binary, {}); }), "this looks like a binary file, not text"));
     CHECK(contains(error_of([&] { own_corpus(std::string(1999, 'a'), {}); }),
                    "the text has 1999 characters besides spaces and line breaks; at least 2000 are needed"));
-    std::string wide;  // 4,500 characters of CJK, each 5 times
+    std::string wide;  // 4,500 characters of CJK, each 5 times, broken into lines differently each time
     for (int k = 0; k < 5; ++k)
-        for (std::uint32_t cp = 0x4E00; cp < 0x4E00 + 4500; ++cp) wide += utf8_of(cp) + (cp % 20 == 0 ? "\n" : "");
+        for (std::uint32_t cp = 0x4E00; cp < 0x4E00 + 4500; ++cp) wide += utf8_of(cp) + ((cp + 3 * k) % 20 == 0 ? "\n" : "");
     OwnOptions plenty;
     CHECK(contains(error_of([&] { own_corpus(wide, plenty); }), "distinct characters seen 3 times or more; the model's vocabulary takes at most 4000"));
     CHECK(own_corpus(text + "\xEF\xBF\xBD", {}).train.back() == "\xEF\xBF\xBD");  // a few are text
+}
+
+TEST_CASE("own corpus: a text equal to an earlier one is dropped before the split, and counted") {
+    // 40 lines of 62 characters (two windows of 31 each), a chorus after every one; the whole
+    // three times over
+    std::string lines;
+    for (std::uint32_t line = 0; line < 40; ++line) {
+        lines += std::to_string(10 + line) + ":";
+        std::uint32_t state = line + 1;
+        for (int k = 0; k < 59; ++k) {
+            state = state * 1103515245u + 12345u;
+            lines += char('a' + (state >> 16) % 26);
+        }
+        lines += "\nla la la, the chorus again\n";
+    }
+    const OwnCorpus c = own_corpus(lines + lines + "  " + lines, {});
+    // 80 windows and the chorus kept, of 3 * 40 * 3 texts
+    CHECK(c.train.size() + c.held_out.size() == 81);
+    CHECK(c.repeats == 360 - 81);
+    CHECK(c.held_out.size() == 8);
+    std::set<std::string> train(c.train.begin(), c.train.end());
+    CHECK(train.size() == c.train.size());
+    for (const std::string& t : c.held_out) CHECK(train.count(t) == 0);
+    // a text made long only by its repeats is refused, saying so
+    const std::string refrain = "a line sung over and over\n";
+    std::string song;
+    for (int k = 0; k < 100; ++k) song += refrain;
+    CHECK(contains(error_of([&] { own_corpus(song, {}); }),
+                   "the text repeats itself: once its 99 repeated lines are dropped, it has 20 characters besides spaces "
+                   "and line breaks; at least 2000 are needed"));
 }

@@ -158,6 +158,11 @@ TEST_CASE("generation one token at a time: the full forward's rows, generate()'s
     CHECK(model.cached_multiply_adds(3) == 1664 + unembedding);
     CHECK(model.uncached_multiply_adds(3) == 6464 + unembedding);
     CHECK(steps[3].cached_multiply_adds == 1664 + unembedding);
+    // their attention terms: the core's one count of a decoding step (cost_model.hpp), that of the complexity table
+    CHECK(steps[3].attention_cached == decode_attention_cost(4, 8).cached);
+    CHECK(steps[3].attention_uncached == decode_attention_cost(4, 8).uncached);
+    CHECK(steps[3].attention_uncached == generation_cost(4, 8).token_uncached);
+    CHECK(steps[3].uncached_multiply_adds == 2 * (12 * 64 * 4 + steps[3].attention_uncached) + unembedding);
     // training ends a generation (the cache holds the old weights' keys)
     model.begin_generation(g);
     model.step(1);

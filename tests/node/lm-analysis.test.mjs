@@ -182,7 +182,10 @@ test('ownCorpus: a pasted public-domain text (the Declaration of Independence) t
   assert.ok(all.every((t) => [...t].length <= 31 && t.length > 0), 'lines in windows of at most 31');
   assert.equal(all[0], 'In Congress, July 4, 1776.', 'a short line as it is');
   assert.equal(corpus.heldOut.length, Math.floor(all.length / 10), 'every tenth held out');
-  assert.equal(all.join('').replace(/\s/g, '').length, text.replace(/\s/g, '').length, 'every character kept');
+  // every character kept but those of the 2 pieces that repeat an earlier one: the tails "." and "s." of long lines
+  assert.equal(corpus.repeats, 2);
+  assert.equal(all.join('').replace(/\s/g, '').length, text.replace(/\s/g, '').length - 3, 'every character kept, but the repeats');
+  assert.equal(new Set(all).size, all.length, 'each text once');
   await withModel({ texts: corpus.train, heldOut: corpus.heldOut, context: 32, minCount: 3, learningRate: 0.01, warmup: 20, seed: 1 }, (lm) => {
     const bigram = lm.baselines().ladder[1].loss;
     let best = Infinity, at = 0;
@@ -198,6 +201,24 @@ test('ownCorpus: a pasted public-domain text (the Declaration of Independence) t
   });
 });
 
+test('ownCorpus: a text whose lines repeat keeps each line once, counts the rest, and holds out no training line', async () => {
+  const text = readFileSync(new URL('./fixtures/declaration.txt', import.meta.url), 'utf8');
+  const once = await att.ownCorpus(text, { context: 32 });
+  const chorus = 'La la la, sing it again';  // one window, in no line of the text
+  const thrice = await att.ownCorpus(`${text}\n${chorus}\n${text}\n${chorus}\n${text}`, { context: 32 });
+  // each piece kept once, in its first place: the text's, then the chorus; every later copy a repeat
+  const kept = [...once.train, ...once.heldOut];
+  const all = (corpus) => corpus.train.length + corpus.heldOut.length;
+  assert.equal(all(thrice), kept.length + 1);
+  assert.equal(thrice.repeats, 3 * (kept.length + once.repeats) + 2 - all(thrice));
+  const train = new Set(thrice.train);
+  assert.deepEqual(thrice.heldOut.filter((t) => train.has(t)), []);
+  assert.equal(new Set([...thrice.train, ...thrice.heldOut]).size, thrice.train.length + thrice.heldOut.length, 'each text once');
+  // a text long only by repeating itself is refused, saying so
+  await assert.rejects(att.ownCorpus('a line sung over and over\n'.repeat(100)),
+    /ownCorpus: the text repeats itself: once its 99 repeated lines are dropped, it has 20 characters besides spaces and line breaks; at least 2000 are needed/);
+});
+
 test('ownCorpus: an empty, binary, short, too varied or too large text is refused with a message saying why', async () => {
   const refused = (text, pattern) => assert.rejects(att.ownCorpus(text), pattern);
   await refused('  \n\n\t ', /ownCorpus: the text is empty/);
@@ -205,7 +226,8 @@ test('ownCorpus: an empty, binary, short, too varied or too large text is refuse
   await refused('\u0001\u0002\u0003'.repeat(400) + 'x'.repeat(3000), /ownCorpus: this looks like a binary file, not text: 1200 of its 4200 characters/);
   await refused('a short note.\n'.repeat(100), /ownCorpus: the text has 1100 characters besides spaces and line breaks; at least 2000 are needed/);
   let wide = '';
-  for (let k = 0; k < 5; k++) for (let cp = 0x4e00; cp < 0x4e00 + 4500; cp++) wide += String.fromCodePoint(cp) + (cp % 20 === 0 ? '\n' : '');
+  // each character 5 times, the lines broken in another place each time (a line repeated would be dropped)
+  for (let k = 0; k < 5; k++) for (let cp = 0x4e00; cp < 0x4e00 + 4500; cp++) wide += String.fromCodePoint(cp) + ((cp + 3 * k) % 20 === 0 ? '\n' : '');
   await refused(wide, /ownCorpus: the text has 4\d{3} distinct characters seen 3 times or more; the model's vocabulary takes at most 4000/);
   await refused('x'.repeat(2000001), /ownCorpus: the text has 2000001 bytes; at most 2000000 are read/);
   await assert.rejects(att.ownCorpus(42), /ownCorpus: text must be a string/);

@@ -74,5 +74,8 @@ const poem: string = lm.generate({ prompt: '白', maxTokens: 10, temperature: 0.
 const folded: number = lm.vocabulary().unknown + lm.info().parameters + lm.info().options.dModel + lm.info().step;
 const Wout: Matrix = lm.parameters()['Wout'];
 const form: number = att.quatrainForm([poem]).share;
+const decoded = lm.beginGeneration({ prompt: '白' }).at(-1)!;
+const attentionCost: number = decoded.attention.uncached - att.generationCost({ n: decoded.position + 1, d: 16 }).tokenUncached;
+const repeated: number = (await att.ownCorpus('x')).repeats;
 lm.delete();
-export { lmLoss, nextToken, nextP, lmHead, lineScore, folded, Wout, form };
+export { lmLoss, nextToken, nextP, lmHead, lineScore, folded, Wout, form, attentionCost, repeated };

@@ -318,14 +318,16 @@ export interface KernelRegressionResult {
   estimate: number;
 }
 
+/** One self-attention layer of a decoder writing n tokens (QKᵀ and AV; the projections left out). */
 export interface GenerationCost {
   /** the token at position n with the key-value cache: its row only, 2nd */
   tokenCached: number;
-  /** the same token without the cache, every row again: 2n²d */
+  /** the same token without the cache, every row of the causal map again: n(n + 1)d
+   *  (a language model's DecodeStep.attention.uncached at t + 1 = n) */
   tokenUncached: number;
-  /** all n tokens with the cache: n(n + 1)d */
+  /** all n tokens with the cache: n(n + 1)d, what a causal training pass over the text counts */
   totalCached: number;
-  /** all n tokens without it: n(n + 1)(2n + 1)d / 3 */
+  /** all n tokens without it: n(n + 1)(n + 2)d / 3 */
   totalUncached: number;
   /** the cache after n tokens: n keys and n values of width d, 2nd numbers */
   cacheNumbers: number;
@@ -536,11 +538,13 @@ export interface AttentionModule {
    *  Made in the training module, which it loads on first use (as createLanguageModel). */
   repeatsCorpus(options?: RepeatsOptions): Promise<{ train: string[]; heldOut: string[] }>;
   /** Any text as a corpus: its lines, trimmed (a line longer than context - 1 characters in windows of
-   *  that many), blank lines dropped, every tenth text held out. Rejects, with a message saying why, an
-   *  empty text, a binary one, one under 2,000 characters besides spaces and line breaks, one over
-   *  2,000,000 bytes, and one with more than 4,000 distinct characters seen minCount times or more in its
-   *  training texts. Made in the training module (as createLanguageModel). */
-  ownCorpus(text: string, options?: { context?: number; minCount?: number }): Promise<{ train: string[]; heldOut: string[] }>;
+   *  that many), blank lines dropped, a text equal to an earlier one dropped (`repeats` counts them, so
+   *  that no held-out text is also a training text), every tenth text held out. Rejects, with a message
+   *  saying why, an empty text, a binary one, one under 2,000 characters besides spaces and line breaks
+   *  (in all, or once the repeats are dropped), one over 2,000,000 bytes, and one with more than 4,000
+   *  distinct characters seen minCount times or more in its training texts. Made in the training module
+   *  (as createLanguageModel). */
+  ownCorpus(text: string, options?: { context?: number; minCount?: number }): Promise<{ train: string[]; heldOut: string[]; repeats: number }>;
   /** For leak checks, not for computing. */
   readonly debug: {
     /**

@@ -201,6 +201,9 @@ export interface DecodeStep {
   cachedMultiplyAdds: number;
   /** the same token recomputing positions 0..t: layers (12 d² (t + 1) + (t + 1)(t + 2) d) + d vocab */
   uncachedMultiplyAdds: number;
+  /** of these, one layer's attention (scores and weighted sums), the count of generationCost({ n: t + 1, d }):
+   *  cached 2 (t + 1) d (tokenCached), uncached (t + 1)(t + 2) d (tokenUncached) */
+  attention: { cached: number; uncached: number };
   /** keys and values kept after it: 2 layers (t + 1) d numbers */
   cacheNumbers: number;
   /** the token sampled to follow ('' once done) */

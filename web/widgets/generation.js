@@ -72,13 +72,16 @@ export function build(body, ctx) {
   const cache = element('div', 'gen-cache');
   const { grid: stats, fields } = statGrid(t, [['statCached', 'cached'], ['statUncached', 'uncached'], ['statCache', 'cacheNumbers']]);
   const verdict = liveElement('p', 'gen-verdict');
+  // one layer's attention of this token: the count the complexity section sums (att.generationCost)
+  const attention = element('p', 'gen-attention');
+  attention.dataset.part = 'attention';
   const training = element('p', 'note gen-training', t.rich('training'));
   const layout = element('div', 'gen-layout');
   const side = element('div', 'gen-side');
   side.append(stats, cache);
   layout.append(mapBox, side);
-  body.append(bar, text, layout, verdict, training);
-  return { next, text, mapBox, cache, fields, verdict };
+  body.append(bar, text, layout, verdict, attention, training);
+  return { next, text, mapBox, cache, fields, verdict, attention };
 }
 
 // the rows so far of one head's causal map: (m, m), row t from step t
@@ -156,6 +159,8 @@ export function render(view, data, state, ctx) {
     numbers: formatNumber(last.cacheNumbers, { digits: 0 }), L: data.layers, n: last.position + 1, d: data.d,
     kb: formatNumber((4 * last.cacheNumbers) / 1024, { digits: 1 }),
   }));
+  view.attention.replaceChildren(t.rich('attention', { n: last.position + 1, d: data.d,
+    cached: formatCount(last.attention.cached), uncached: formatCount(last.attention.uncached) }));
 }
 
 // unmounted: the model is deleted (a training in progress stops)
@@ -168,12 +173,15 @@ export function exports(data, state, t) {
   return {
     visual: () => causalMap(data, state, t).element,
     csv: () => ({
-      header: ['position', 'token', 'next', 'multiply-adds with cache', 'multiply-adds without cache', 'cache numbers'],
-      rows: data.steps.map((s) => [s.position, s.token, s.next, s.cachedMultiplyAdds, s.uncachedMultiplyAdds, s.cacheNumbers]),
+      header: ['position', 'token', 'next', 'multiply-adds with cache', 'multiply-adds without cache', 'cache numbers',
+        'one layer\'s attention with cache', 'one layer\'s attention without cache'],
+      rows: data.steps.map((s) => [s.position, s.token, s.next, s.cachedMultiplyAdds, s.uncachedMultiplyAdds, s.cacheNumbers,
+        s.attention.cached, s.attention.uncached]),
     }),
     json: () => ({ prompt: state.prompt, seed: state.seed, temperature: state.temperature, layer: Number(state.layer), head: Number(state.head),
       steps: data.steps.map((s) => ({ position: s.position, token: s.token, next: s.next, done: s.done,
         row: Array.from(s.rows[Number(state.layer) - 1][Number(state.head) - 1]),
-        cachedMultiplyAdds: s.cachedMultiplyAdds, uncachedMultiplyAdds: s.uncachedMultiplyAdds, cacheNumbers: s.cacheNumbers })) }),
+        cachedMultiplyAdds: s.cachedMultiplyAdds, uncachedMultiplyAdds: s.uncachedMultiplyAdds, attention: s.attention,
+        cacheNumbers: s.cacheNumbers })) }),
   };
 }

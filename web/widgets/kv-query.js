@@ -49,6 +49,10 @@ export function compute(att, state, t) {
   const quiz = att.kernelRegression({ keys, values, query: 150, score: 'dot' }).weights;
   // the yardstick: the table's own least-squares line (the article's table lies on weight = height - 105)
   const line = new Set(keys).size >= 2 && keys.length === values.length ? att.fitLine(keys, values) : null;
+  // the last key on the plot, where the curve heads beyond it (keys of equal height and different
+  // values: to a mix of them, and nothing is said)
+  const last = keys.indexOf(Math.max(...keys));
+  const alone = keys.every((k, i) => k !== keys[last] || values[i] === values[last]);
   return {
     keys, values,
     scores: one.scores ? Array.from(one.scores.data) : null,
@@ -57,6 +61,8 @@ export function compute(att, state, t) {
     estimate: one.estimate,
     curve: curve && { queries: Array.from(curve.queries), estimates: Array.from(curve.estimates) },
     line: line && { ...line, from: lo, to: hi, atQuery: line.slope * state.q + line.intercept },
+    // the curve at the plot's right end, against the last key's value: has it levelled off there?
+    end: curve && alone ? { x: curve.queries.at(-1), estimate: curve.estimates.at(-1), key: keys[last], value: values[last] } : null,
     quiz: Array.from(quiz.data), quizTop: att.argmaxRows(quiz).index[0],
   };
 }
@@ -123,8 +129,25 @@ export function render(view, data, state, { t }) {
   view.yardstick.hidden = !(data.curve && data.line);
   if (data.curve && data.line) {
     view.yardstick.replaceChildren(t.rich('yardstick', lineTexts(data, state, t)));
-    if (state.score === 'gaussian') view.yardstick.append(' ', t.rich('yardstickGaussian'));
+    const end = state.score === 'gaussian' && data.end;
+    if (end) view.yardstick.append(' ', endSentence(data, state, t));
+    view.yardstick.dataset.end = end ? (levelsOff(end) ? 'levels' : 'pulled') : '';
   }
+}
+
+// Beyond the last key the kernel's estimate tends to that key's value: it is
+// said to have levelled off only where the curve's right end shows that value
+// (to the estimate's 2 decimals); else the sentence says what the end shows (a
+// wide σ keeps the other keys' pull there).
+const LEVEL = 0.005;
+const levelsOff = (end) => Math.abs(end.estimate - end.value) < LEVEL;
+
+function endSentence(data, state, t) {
+  const { x, estimate, value } = data.end;
+  return t.rich(levelsOff(data.end) ? 'yardstickLevels' : 'yardstickPulled', {
+    x: formatNumber(x, { digits: 1, minDigits: 0 }), end: formatNumber(estimate), value: formatNumber(value, { digits: 2, minDigits: 0 }),
+    sigma: formatNumber(state.sigma, { digits: 1 }),
+  });
 }
 
 // "weight = height − 105" for the article's table; "weight = 0.98 × height − 101.2" for another

@@ -15,7 +15,7 @@ import { composite } from '../render/compose.js';
 import { CORPORA, createEngine } from './language-model/engine.js';
 import { createController } from '../live/controller.js';
 import { plotFigure, showStatus, statGrid, trainingBar } from '../live/parts.js';
-import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot, scoreTitle } from './language-model/draw.js';
+import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot, scoreTitle, unigramOf } from './language-model/draw.js';
 import { ownTextPanel } from './language-model/own-text.js';
 
 export const name = 'language-model';
@@ -116,7 +116,8 @@ export function build(body, ctx) {
   const form = element('p', 'lm-form');
   const samples = element('div', 'lm-samples-box');
   const next = element('div', 'lm-next-box');
-  const honest = callout(t('honestTitle'), { part: 'honest', texts: [t('honest')] });
+  // what it learns, said of the corpus shown (render sets it)
+  const honest = callout(t('honestTitle'), { part: 'honest', texts: [''] });
 
   // everything but the own text's panel: hidden while corpus=own waits for a text
   const trained = element('div', 'lm-trained');
@@ -130,7 +131,7 @@ export function build(body, ctx) {
   Object.assign(view, { own, trained, play, one, reset, status, note, error, fields, lossBox: loss.box, ladder, halves,
     scoreCaptions: scores.map((s) => s.figure.querySelector('figcaption')), scoreBoxes: scores.map((s) => s.box),
     overfit: { box: overfit.box, text: overfit.paragraphs[0] },
-    source, sizes, heads, focusCaption, focusMap, form, samples, next });
+    source, sizes, heads, focusCaption, focusMap, form, samples, next, honest: honest.paragraphs[0] });
   view.onFocus = (index) => {
     view.focus = index;
     ctx.setState({ focus: index }, { quiet: true });
@@ -196,6 +197,8 @@ export async function render(view, data, state, { t }) {
   controllers.set(data, view.controller);
   view.focus = state.focus;
   // corpus=own with no text yet (a link records only corpus=own): it asks for one, and trains nothing
+  view.honest.replaceChildren(t.rich(`honest_${data.options.corpus}`));
+  view.honest.dataset.corpus = data.options.corpus;
   const own = Boolean(CORPORA[data.options.corpus].own);
   view.own.show(own, data.options.text);
   view.trained.hidden = own && !data.options.text;
@@ -232,7 +235,7 @@ export function exports(data, state, t) {
       const held = new Map((full?.evaluations ?? []).map((e) => [e.step, e.loss]));
       const rows = [];
       for (let step = 0; step <= snapshot.step; step++) {
-        if (step > 0 || held.has(step)) rows.push([step, step > 0 ? snapshot.losses[step - 1] : '', held.get(step) ?? '', full?.unigram ?? '']);
+        if (step > 0 || held.has(step)) rows.push([step, step > 0 ? snapshot.losses[step - 1] : '', held.get(step) ?? '', unigramOf(full) ?? '']);
       }
       return { header: ['step', 'batch loss', 'held-out loss', 'unigram loss'], rows };
     },

@@ -16,7 +16,7 @@ import { callout } from '../render/callout.js';
 import { formatMs, formatNumber, formatPower, formatRatio } from '../render/format.js';
 import { PALETTE, linePlot } from '../render/plot.js';
 import { headerCell, headerRow } from '../render/table.js';
-import { nextTask, timeCall } from '../runtime/timing.js';
+import { BATCHES, FEW_BATCHES, LONG_BATCH_MS, MIN_BATCH_MS, nextTask, timeCall } from '../runtime/timing.js';
 import { attentionLoop } from './speed-baseline.js';
 
 export const name = 'speed';
@@ -53,7 +53,8 @@ async function measure(att, config, session, report) {
   const { d, maxN } = config;
   const plan = planOf(maxN);
   const points = [];
-  const run = (status, current = null) => ({ d, maxN, status, current, done: points.reduce((k, p) => k + (p.js !== null) + (p.kernel !== null), 0), total: plan.length, points: points.map((p) => ({ ...p })) });
+  const run = (status, current = null) => ({ d, maxN, status, current, done: points.reduce((k, p) => k + (p.js !== null) + (p.kernel !== null), 0), total: plan.length,
+    points: points.map((p) => ({ ...p, batches: { ...p.batches } })) });
   const stopped = () => session.stopped();
   const calls = (n) => {
     const Q = randomInput(att, n, d, 0), K = randomInput(att, n, d, 1), V = randomInput(att, n, d, 2);
@@ -73,14 +74,15 @@ async function measure(att, config, session, report) {
   for (const { n, impl } of plan) {
     if (!current || current.n !== n) {
       current = { n, ...calls(n) };
-      points.push({ n, js: null, kernel: null, diff: null });
+      points.push({ n, js: null, kernel: null, diff: null, batches: { js: null, kernel: null } });
     }
     report(run('running', { impl, n }));
     await nextTask();
     const time = await timeCall(current[impl], stopped);
     if (time === null) return run('stopped');
     const point = points.at(-1);
-    point[impl] = time;
+    point[impl] = time.ms;
+    point.batches[impl] = time.batches;
     if (point.js !== null && point.kernel !== null) {
       point.diff = att.maxAbsDifference(current.outputs.kernel, { rows: n, cols: d, data: current.outputs.js });
     }
@@ -90,11 +92,39 @@ async function measure(att, config, session, report) {
 
 // ---- compute ---------------------------------------------------------------
 
-// The ratio "grows" or "falls" when its last value is more than TREND_BAND
-// times its first (or less than 1 / TREND_BAND); in between it is "steady":
-// timings on a shared machine move by ±10% from run to run.
+// What the ratios show, said only as far as they support it (kind):
+//   grows / falls     every step from one n to the next goes the same way, and the
+//                     last ratio is over TREND_BAND times the first (or under 1 / TREND_BAND)
+//   steady            every ratio within TREND_BAND times the smallest
+//   growsFit / fallsFit  not every step, but the core's fit of log ratio on log n is
+//                     good (r² >= FIT_R2), its line moves by over TREND_BAND across the
+//                     n both ran, and the last ratio lies on the same side of the first
+//   mixed             none of these: the sentence gives the range and claims no direction
+// Timings on a shared machine move by ±10% from run to run, and one disturbed
+// point can move far more: one ratio out of line makes a run "mixed", not "grows".
 const TREND_BAND = 1.25;
-const trendOf = (first, last) => (last > first * TREND_BAND ? 'grows' : last * TREND_BAND < first ? 'falls' : 'steady');
+const FIT_R2 = 0.8;
+
+function trendOf(att, both) {
+  const ratios = both.map((r) => r.ratio);
+  const first = ratios[0], last = ratios.at(-1);
+  const steps = ratios.slice(1).map((r, i) => Math.sign(r - ratios[i]));
+  const low = Math.min(...ratios), high = Math.max(...ratios);
+  const fit = att.fitLine(both.map((r) => Math.log2(r.n)), ratios.map((r) => Math.log2(r)));
+  const span = Math.log2(both.at(-1).n / both[0].n);  // doublings of n across the points
+  let kind = 'mixed';
+  if (steps.every((s) => s > 0) && last > first * TREND_BAND) kind = 'grows';
+  else if (steps.every((s) => s < 0) && last * TREND_BAND < first) kind = 'falls';
+  else if (high <= low * TREND_BAND) kind = 'steady';
+  else if (both.length >= 3 && fit.rSquared >= FIT_R2 && Math.abs(fit.slope) * span > Math.log2(TREND_BAND)) {
+    if (fit.slope > 0 && last > first) kind = 'growsFit';
+    else if (fit.slope < 0 && last < first) kind = 'fallsFit';
+  }
+  return {
+    kind, first: both[0], last: both.at(-1), low: both[ratios.indexOf(low)], high: both[ratios.indexOf(high)],
+    fit: { slope: fit.slope, rSquared: fit.rSquared },
+  };
+}
 
 const configOf = (state) => ({ d: Number(state.d), maxN: Number(state.maxN) });
 
@@ -106,9 +136,9 @@ export function compute(att, state) {
   const run = state.run && state.run.d === d && state.run.maxN === maxN ? state.run : null;
   const measured = new Map((run?.points ?? []).map((p) => [p.n, p]));
   const rows = N_VALUES.filter((n) => n <= maxN).map((n) => {
-    const p = measured.get(n) ?? { js: null, kernel: null, diff: null };
+    const p = measured.get(n) ?? { js: null, kernel: null, diff: null, batches: { js: null, kernel: null } };
     return {
-      n, hasJs: n <= JS_MAX_N, js: p.js, kernel: p.kernel, diff: p.diff,
+      n, hasJs: n <= JS_MAX_N, js: p.js, kernel: p.kernel, diff: p.diff, batches: p.batches,
       ratio: p.js !== null && p.kernel !== null ? p.js / p.kernel : null,  // a ratio of two measurements
     };
   });
@@ -119,7 +149,6 @@ export function compute(att, state) {
     return { ...line, fromN: points[0].n, toN: points.at(-1).n, points: points.length };
   };
   const both = rows.filter((r) => r.ratio !== null);
-  const ratios = both.map((r) => r.ratio);
   const diffs = rows.filter((r) => r.diff !== null).map((r) => r.diff);
   return {
     d, maxN, rows,
@@ -127,10 +156,7 @@ export function compute(att, state) {
     fits: { js: fit('js'), kernel: fit('kernel') },
     headline: both.at(-1) ?? null,
     // how the ratio moves from the smallest n both ran to the largest
-    trend: both.length < 2 ? null : {
-      first: both[0], last: both.at(-1), low: Math.min(...ratios), high: Math.max(...ratios),
-      kind: trendOf(both[0].ratio, both.at(-1).ratio),
-    },
+    trend: both.length < 2 ? null : trendOf(att, both),
     maxDiff: diffs.length ? Math.max(...diffs) : null,
   };
 }
@@ -256,7 +282,7 @@ function tableRow(row, data, t) {
   };
   const timing = (impl) => {
     if (impl === 'js' && !row.hasJs) return cell(impl, '—', t('notRun'));
-    if (row[impl] !== null) return cell(impl, formatMs(row[impl]));
+    if (row[impl] !== null) return cell(impl, formatMs(row[impl]), t('medianOf', { batches: row.batches[impl] }));
     const now = data.status === 'running' && data.current?.n === row.n && data.current?.impl === impl;
     const td = cell(impl, now ? '…' : '', now ? t('pending') : '');
     td.classList.toggle('is-pending', now);
@@ -306,9 +332,9 @@ export function render(view, data, state, { t }) {
   if (tr) {
     const n = (row) => formatNumber(row.n, { digits: 0 });
     view.trend.replaceChildren(t.rich(`trend_${tr.kind}`, {
-      js: slopeText(js), kernel: slopeText(kernel),
+      js: slopeText(js), kernel: slopeText(kernel), ratioSlope: slopeText(tr.fit), ratioR2: r2Text(tr.fit),
       firstN: n(tr.first), firstRatio: formatRatio(tr.first.ratio), lastN: n(tr.last), lastRatio: formatRatio(tr.last.ratio),
-      low: formatRatio(tr.low), high: formatRatio(tr.high),
+      lowN: n(tr.low), low: formatRatio(tr.low.ratio), highN: n(tr.high), high: formatRatio(tr.high.ratio),
     }));
   }
 
@@ -330,12 +356,14 @@ export function exports(data, state, t) {
     }),
     json: () => ({
       d: data.d, maxN: data.maxN, status: data.status,
-      timing: 'ms per call: the fastest of several batches of calls (each >= 5 ms; >= 3 batches and 30 ms per point, about 1 s at most), one thread',
-      rows: data.rows.map((r) => ({ n: r.n, jsMs: r.js, kernelMs: r.kernel, ratio: r.ratio, maxAbsDifference: r.diff })),
+      timing: `ms per call: the median of ${BATCHES} batches of calls (${FEW_BATCHES} when a batch takes over ${LONG_BATCH_MS} ms), each batch >= ${MIN_BATCH_MS} ms, after warm-up batches; one thread`,
+      rows: data.rows.map((r) => ({ n: r.n, jsMs: r.js, kernelMs: r.kernel, ratio: r.ratio, maxAbsDifference: r.diff,
+        jsBatches: r.batches.js, kernelBatches: r.batches.kernel })),
       fits: { fromN: FIT_FROM, js: data.fits.js, kernel: data.fits.kernel },
       ratioAtLargestN: data.headline ? { n: data.headline.n, ratio: data.headline.ratio } : null,
       ratioTrend: data.trend ? { kind: data.trend.kind, fromN: data.trend.first.n, fromRatio: data.trend.first.ratio,
-        toN: data.trend.last.n, toRatio: data.trend.last.ratio } : null,
+        toN: data.trend.last.n, toRatio: data.trend.last.ratio, lowest: data.trend.low.ratio, highest: data.trend.high.ratio,
+        fitOfLogRatio: data.trend.fit } : null,
       maxAbsDifference: data.maxDiff,
     }),
   };

@@ -14,6 +14,7 @@ import { linePlot } from '../render/plot.js';
 import { mapThumbnail } from '../render/thumbnail.js';
 import { plotFigure, statGrid } from '../live/parts.js';
 import { NAMES_MODEL, modelKeeper } from './names-model.js';
+import { inputError } from '../runtime/text.js';
 
 export const name = 'transformer-block';
 // it trains a model: its module and its data load when it comes near the screen
@@ -42,9 +43,22 @@ const keeper = modelKeeper();
 
 const streamOf = (trace) => trace.stages.filter((s) => s.name === 'embedding' || s.name === 'residual2').map((s) => s.rms);
 
-export async function compute(att, state) {
+// The characters of text the model has no token for, each once, in order of
+// appearance: the core would refuse them (lm.vocabulary(): ⏎, then the
+// characters of the names; with no unknown token, as the names have none).
+function unseenCharacters(lm, text) {
+  const known = new Set(lm.vocabulary().tokens.slice(1));
+  return [...new Set([...text].filter((c) => !known.has(c)))];
+}
+
+export async function compute(att, state, t) {
   const layers = Number(state.layers);
   const lm = await keeper.model(att, layers);
+  const unseen = unseenCharacters(lm, state.text);
+  if (unseen.length) {
+    const list = new Intl.ListFormat(t.lang, { type: 'conjunction' }).format(unseen.map((c) => t('quoted', { c })));
+    throw inputError(t(unseen.length === 1 ? 'unseenOne' : 'unseenMany', { list }));
+  }
   const options = { residual: state.residual, layerNorm: state.layerNorm, temperature: state.temperature };
   const trace = lm.trace(state.text, options);
   const lesioned = !state.residual || !state.layerNorm;
@@ -130,8 +144,10 @@ export function render(view, data, state, ctx) {
   view.pipeline.replaceChildren(...rows);
 
   const f = view.fields;
-  f.loss.textContent = formatNumber(trace.loss, { digits: 2 });
-  f.intactLoss.textContent = formatNumber(data.intactLoss, { digits: 2 });
+  // an empty text predicts nothing: no loss to show (the core's 0 is a mean over no characters)
+  const empty = data.text === '';
+  f.loss.textContent = empty ? '—' : formatNumber(trace.loss, { digits: 2 });
+  f.intactLoss.textContent = empty ? '—' : formatNumber(data.intactLoss, { digits: 2 });
   f.entropy.textContent = formatNumber(trace.entropy, { digits: 2 });
   f.last.textContent = formatNumber(data.stream.at(-1), { digits: 2 });
   view.plotBox.replaceChildren(streamPlot(data, t));
@@ -183,10 +199,11 @@ function verdictKey(data, state) {
 function verdictValues(data, t) {
   const two = (x) => formatNumber(x, { digits: x < 10 ? 2 : 1 });
   const last = data.stream.at(-1), intactLast = data.intactStream.at(-1);
+  const loss = { text: data.text, loss: two(data.trace.loss), intactLoss: two(data.intactLoss) };
   return {
     first: two(data.stream[0]), last: two(last), intact: two(intactLast), layers: data.layers,
     ratio: formatNumber(last / intactLast, { digits: last / intactLast < 10 ? 2 : 1 }),
-    loss: two(data.trace.loss), intactLoss: two(data.intactLoss), text: data.text,
+    lossText: t(data.text === '' ? 'lossNone' : data.lesioned ? 'lossOnLesioned' : 'lossOn', loss),
     top: data.trace.next.tokens[0], p: formatWeight(data.trace.next.probabilities[0]),
     intactTop: data.intactNext.tokens[0], intactP: formatWeight(data.intactNext.probabilities[0]),
   };

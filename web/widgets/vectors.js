@@ -29,8 +29,19 @@ export const controls = [
   { key: 'equal', type: 'toggle', label: 'equal' },
 ];
 
+// The keys a weighting favours: those whose weight, as the table shows it,
+// equals the top one's. { kind, keys: [index], weight }: kind 'one' (a single
+// key), 'tie' (several keys), 'none' (every key: no key is favoured, as at q = 0).
+export function favourite(weights) {
+  const shown = Array.from(weights, formatWeight);
+  const top = shown[Array.from(weights).indexOf(Math.max(...weights))];
+  const keys = shown.flatMap((w, i) => (w === top ? [i] : []));
+  return { kind: keys.length === shown.length ? 'none' : keys.length > 1 ? 'tie' : 'one', keys, weight: top };
+}
+
 export function compute(att, state) {
-  return { ...att.dotAndKernel({ query: [state.qx, state.qy], keys: KEYS, equalLength: state.equal }), equal: state.equal };
+  const r = att.dotAndKernel({ query: [state.qx, state.qy], keys: KEYS, equalLength: state.equal });
+  return { ...r, equal: state.equal, dotTop: favourite(r.dotWeights), kernelTop: favourite(r.kernelWeights) };
 }
 
 export function build(body, { t }) {
@@ -101,20 +112,28 @@ export function render(view, data, state, ctx) {
       weight(data.kernelWeights[i], 'kernelWeight', 'kernelWeightOf'));
     return row;
   }));
-  view.verdict.replaceChildren(t.rich(verdictKey(data), verdictValues(data, t)));
+  view.verdict.replaceChildren(t.rich(verdictKey(data), verdictValues(data, t, ctx.lang)));
+  view.verdict.dataset.dotTop = data.dotTop.kind;
+  view.verdict.dataset.kernelTop = data.kernelTop.kind;
 }
 
 function verdictKey(data) {
-  if (data.maxDifference < SAME) return 'same';
-  const top = (ws) => ws.indexOf(Math.max(...ws));
-  return top(Array.from(data.dotWeights)) === top(Array.from(data.kernelWeights)) ? 'differSameTop' : 'differ';
+  const top = data.dotTop;
+  if (data.maxDifference < SAME) return top.kind === 'none' ? 'sameNone' : 'same';
+  const alike = top.kind === 'one' && data.kernelTop.kind === 'one' && top.keys[0] === data.kernelTop.keys[0];
+  return alike ? 'differSameTop' : 'differ';
 }
 
-// the numbers of the verdict: the difference, and each weighting's favourite word
-function verdictValues(data, t) {
-  const top = (ws) => t(WORDS[ws.indexOf(Math.max(...ws))]);
+// a weighting's favourite in words: "“cat”", "“cat” and “dog” equally (0.412 each)", "no key (every weight is 0.200)"
+function favouriteText(top, t, lang) {
+  const words = new Intl.ListFormat(lang, { type: 'conjunction' }).format(top.keys.map((i) => t('quoted', { word: t(WORDS[i]) })));
+  return t(`favour_${top.kind}`, { words, weight: top.weight });
+}
+
+// the numbers of the verdict: the difference, and each weighting's favourite word(s)
+function verdictValues(data, t, lang) {
   const difference = data.maxDifference < SAME ? t('rounding') : formatNumber(data.maxDifference, { digits: 3 });
-  return { difference, dotTop: top(Array.from(data.dotWeights)), kernelTop: top(Array.from(data.kernelWeights)) };
+  return { difference, weight: data.dotTop.weight, dotTop: favouriteText(data.dotTop, t, lang), kernelTop: favouriteText(data.kernelTop, t, lang) };
 }
 
 export function exports(data, state, t) {

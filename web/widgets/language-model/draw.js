@@ -58,6 +58,10 @@ export function inductionStep(roles) {
   return null;
 }
 
+// The unigram's held-out loss: the ladder's first rung, the one number the box,
+// the dotted line and the sentences give (null before the ladder is counted)
+export const unigramOf = (snapshot) => snapshot?.baselines?.find((r) => r.order === 1)?.loss ?? null;
+
 // The n-gram ladder against the model's held-out loss: the best rung it has
 // passed and the next one up (the easiest not passed), each { order, loss } (or null)
 export function ladderPosition(ladder, loss) {
@@ -249,7 +253,10 @@ function drawYardsticks(view, full, spec, t) {
   const layers = full.example.weights.length;
   const parts = [t('halvesNow', { second: percent(halves.second.accuracy), secondLoss: fixed(halves.second.loss),
     first: percent(halves.first.accuracy), firstLoss: fixed(halves.first.loss) })];
-  parts.push(induction ? t('inductionAt', { head: headName(t, induction.layer, induction.head), step: formatNumber(induction.step, { digits: 0 }), score: fixed(induction.value, 2) })
+  // the score when it formed, and now (the step of the badges beside it), each named with its step
+  const now = full.roles.at(-1);
+  parts.push(induction ? t('inductionAt', { head: headName(t, induction.layer, induction.head), step: formatNumber(induction.step, { digits: 0 }),
+    score: fixed(induction.value, 2), now: formatNumber(now.step, { digits: 0 }), current: fixed(now.induction[induction.layer][induction.head], 2) })
     : t(layers === 1 ? 'inductionOneLayer' : 'inductionNone'));
   view.halves.textContent = parts.join(' ');
   view.halves.dataset.second = String(halves.second.accuracy);
@@ -274,7 +281,8 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
     view.overfit.text.textContent = t('overfit', { from: formatNumber(over.best.step, { digits: 0 }), best: fixed(over.best.loss),
       now: fixed(over.now.loss), step: formatNumber(over.now.step, { digits: 0 }) });
   }
-  view.fields.unigram.textContent = Number.isFinite(full.unigram) ? fixed(full.unigram) : '—';
+  const unigram = unigramOf(full);
+  view.fields.unigram.textContent = unigram === null ? '—' : fixed(unigram);
   if (!figures) return;
   view.drawn = performance.now();
   // the curves run to this step; the rest of the figures are those of the last full snapshot
@@ -294,7 +302,9 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   view.source.textContent = spec.file ? t('source', {
     name: t(corpus), source: full.corpus.source, license: full.corpus.license,
     train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }),
-  }) : t(spec.own ? 'sourceOwn' : 'sourceRepeats', { train: formatNumber(full.corpus.train, { digits: 0 }), heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }) });
+  }) : t(!spec.own ? 'sourceRepeats' : full.corpus.repeats > 0 ? 'sourceOwnRepeats' : 'sourceOwn', { train: formatNumber(full.corpus.train, { digits: 0 }),
+    heldOut: formatNumber(full.corpus.heldOut, { digits: 0 }), repeats: formatNumber(full.corpus.repeats, { digits: 0 }) });
+  view.source.dataset.repeats = String(full.corpus.repeats);
   view.sizes.textContent = t('sizes', {
     vocab: formatNumber(full.vocabulary.size, { digits: 0 }), unknown: formatNumber(full.vocabulary.unknown, { digits: 0 }),
     coverage: formatNumber(100 * full.vocabulary.coverage, { digits: 1 }), parameters: formatNumber(full.parameters, { digits: 0 }),

@@ -74,8 +74,8 @@ function generated(att) {
 let lastOwn = { text: null, corpus: null };
 async function ownCorpus(att, text, spec) {
   if (lastOwn.text !== (text ?? '')) {
-    const { train, heldOut } = await att.ownCorpus(text ?? '', { context: spec.options.context, minCount: spec.options.minCount });
-    lastOwn = { text: text ?? '', corpus: { name: 'own', source: '', license: '', train, heldOut } };
+    const { train, heldOut, repeats } = await att.ownCorpus(text ?? '', { context: spec.options.context, minCount: spec.options.minCount });
+    lastOwn = { text: text ?? '', corpus: { name: 'own', source: '', license: '', train, heldOut, repeats } };
   }
   return lastOwn.corpus;
 }
@@ -100,8 +100,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
     scores: [],        // [{ step, previousLine, punctuation }] of the example (poems)
     roles: [],         // [{ step, previous, self, first, induction, line: [layer][head] }] on the held-out texts
     halves: [],        // [{ step, first, second: { loss, accuracy } }] (repeats)
-    baselines: null,   // the n-gram ladder: [{ order, loss, k }]
-    unigram: NaN,
+    baselines: null,   // the n-gram ladder: [{ order, loss, k }] (its unigram is the one the widget shows)
     step: 0,
     tokens: 0,         // characters predicted in training (the core counts them)
     trainMs: 0,        // time spent in the core's steps
@@ -124,7 +123,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
       });
       dispose();  // a reset that overtook this one may have made a model meanwhile
       Object.assign(e, { lm: made, example: e.corpus.heldOut[0], losses: [], evaluations: [], scores: [], roles: [], halves: [],
-        baselines: ladderOf(e.corpus, made), step: 0, tokens: 0, trainMs: 0, unigram: NaN });
+        baselines: ladderOf(e.corpus, made), step: 0, tokens: 0, trainMs: 0 });
     },
     step() {
       const start = now();
@@ -154,9 +153,7 @@ function snapshot(e, full) {
   const light = { step, losses: Float64Array.from(e.losses), tokensPerSecond: e.trainMs > 0 ? (1000 * e.tokens) / e.trainMs : null, full };
   if (!full) return light;
   if (e.evaluations.at(-1)?.step !== step) {
-    const evaluation = lm.evaluate();
-    e.unigram = evaluation.unigramLoss;
-    e.evaluations.push({ step, loss: evaluation.loss });
+    e.evaluations.push({ step, loss: lm.evaluate().loss });
   }
   const attention = lm.attention(e.example);
   if (spec.period && e.scores.at(-1)?.step !== step) e.scores.push({ step, ...lm.headScores(e.example, spec.period) });
@@ -169,7 +166,6 @@ function snapshot(e, full) {
   return {
     ...light,
     evaluations: e.evaluations.slice(),
-    unigram: e.unigram,
     example: { text: e.example, tokens: attention.tokens, weights: attention.weights.map((layer) => layer.map(copyMatrix)) },
     scores: e.scores.slice(),
     roles: e.roles.slice(),
@@ -180,7 +176,7 @@ function snapshot(e, full) {
     vocabulary: { size: vocabulary.tokens.length, unknown: vocabulary.unknown, coverage: vocabulary.coverage },
     parameters: lm.info().parameters,
     corpus: { name: corpus.name, source: corpus.source, license: corpus.license, dataLicense: corpus.dataLicense ?? '',
-      train: corpus.train.length, heldOut: Math.min(spec.heldOut, corpus.heldOut.length) },
+      train: corpus.train.length, heldOut: Math.min(spec.heldOut, corpus.heldOut.length), repeats: corpus.repeats ?? 0 },
   };
 }
 
