@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace attn {
 
@@ -111,34 +112,75 @@ void check_score(Score score, const MatRef& Q, const MatRef& K, const ScoreParam
 
 static Mat dot_unchecked(const MatRef& Q, const MatRef& K) { return Q * K.transpose(); }
 
+// The scores with learned parameters are summed in double and rounded to
+// float once, as the plain-loop reference does: a score is then the float
+// nearest its exact value (but for a double rounding), whatever the order of
+// the sums. Summed in float, near-ties came out a unit of the last place
+// apart in one path and equal in another, and a large scale (1e36, a hard
+// argmax) then gave one key all the weight in one and shared it in the other.
+// Plain loops: their maps are the page's small examples, and Eigen's double
+// products would add 15 KB to the module.
+
+// rows of M (n, c) against w (c) or the rows of W (h, c): (n, h), in double
+static std::vector<double> rows_times(const MatRef& M, const MatRef& W) {
+    std::vector<double> out(size_t(M.rows() * W.rows()));
+    for (Index i = 0; i < M.rows(); ++i)
+        for (Index h = 0; h < W.rows(); ++h) {
+            double z = 0;
+            for (Index c = 0; c < M.cols(); ++c) z += double(M(i, c)) * W(h, c);
+            out[size_t(i * W.rows() + h)] = z;
+        }
+    return out;
+}
+
 static Mat general_unchecked(const MatRef& Q, const MatRef& K, const MatRef& W) {
-    const Mat QW = Q * W;  // (n_q, d_k)
-    return QW * K.transpose();
+    const Mat Wt = W.transpose();                       // (d_k, d_q)
+    const std::vector<double> QW = rows_times(Q, Wt);  // (n_q, d_k): q_i^T W
+    Mat S(Q.rows(), K.rows());
+    for (Index i = 0; i < Q.rows(); ++i)
+        for (Index j = 0; j < K.rows(); ++j) {
+            double s = 0;
+            for (Index b = 0; b < K.cols(); ++b) s += QW[size_t(i * K.cols() + b)] * K(j, b);
+            S(i, j) = Scalar(s);
+        }
+    return S;
 }
 
 static Mat concat_unchecked(const MatRef& Q, const MatRef& K, const VecRef& w) {
-    const Vec from_q = Q * w.head(Q.cols());  // (n_q)
-    const Vec from_k = K * w.tail(K.cols());  // (n_k)
+    const std::vector<double> from_q = rows_times(Q, w.head(Q.cols()).transpose());  // (n_q)
+    const std::vector<double> from_k = rows_times(K, w.tail(K.cols()).transpose());  // (n_k)
     Mat S(Q.rows(), K.rows());
-    for (Index i = 0; i < Q.rows(); ++i) S.row(i) = from_k.transpose().array() + from_q(i);
+    for (Index i = 0; i < Q.rows(); ++i)
+        for (Index j = 0; j < K.rows(); ++j) S(i, j) = Scalar(from_q[size_t(i)] + from_k[size_t(j)]);
     return S;
 }
 
 static Mat additive_unchecked(const MatRef& Q, const MatRef& K, const MatRef& W, const MatRef& U, const VecRef& v) {
-    const Mat A = Q * W.transpose();  // (n_q, hidden): W q_i
-    const Mat B = K * U.transpose();  // (n_k, hidden): U k_j
+    const Index hidden = v.size();
+    const std::vector<double> A = rows_times(Q, W);  // (n_q, hidden): W q_i
+    const std::vector<double> B = rows_times(K, U);  // (n_k, hidden): U k_j
     Mat S(Q.rows(), K.rows());
     for (Index i = 0; i < Q.rows(); ++i)
-        for (Index j = 0; j < K.rows(); ++j)
-            S(i, j) = (A.row(i) + B.row(j)).array().tanh().matrix().dot(v.transpose());
+        for (Index j = 0; j < K.rows(); ++j) {
+            double s = 0;
+            for (Index h = 0; h < hidden; ++h) s += double(v(h)) * std::tanh(A[size_t(i * hidden + h)] + B[size_t(j * hidden + h)]);
+            S(i, j) = Scalar(s);
+        }
     return S;
 }
 
 static Mat gaussian_unchecked(const MatRef& Q, const MatRef& K, Scalar sigma) {
-    const Scalar c = Scalar(-0.5) / (sigma * sigma);
+    const double c = -0.5 / (double(sigma) * sigma);
     Mat S(Q.rows(), K.rows());
-    // differences, not |q|^2 + |k|^2 - 2 q.k, which cancels badly for keys like 170
-    for (Index i = 0; i < Q.rows(); ++i) S.row(i) = c * (K.rowwise() - Q.row(i)).rowwise().squaredNorm();
+    for (Index i = 0; i < Q.rows(); ++i)
+        for (Index j = 0; j < K.rows(); ++j) {
+            double s = 0;
+            for (Index a = 0; a < Q.cols(); ++a) {
+                const double diff = double(Q(i, a)) - K(j, a);
+                s += diff * diff;
+            }
+            S(i, j) = Scalar(c * s);
+        }
     return S;
 }
 
