@@ -100,17 +100,18 @@ export function lossPlot(snapshot, t) {
 // the title of a plotted score
 export const scoreTitle = (field, t) => t(`${field}Title`);
 
-// one line per head over training, the best one in colour and named
+// one line per head over training, the best one in colour and named in the
+// legend, every other one grey and named at its right end (L1 H2)
 export function scorePlot(snapshot, field, t) {
   const history = historyOf(snapshot, field);
   const best = bestHead(history, field);
   const series = [];
   history[0]?.[field].forEach((row, l) => row.forEach((_, h) => {
     const isBest = best && best.layer === l && best.head === h;
-    series.push({ label: isBest ? t('bestHead', { head: headName(t, l, h) }) : '', x: history.map((s) => s.step),
-      y: history.map((s) => s[field][l][h]), color: isBest ? HIGHLIGHT : OTHERS, isBest });
+    series.push({ label: isBest ? t('bestHead', { head: headName(t, l, h) }) : '', tag: isBest ? '' : headName(t, l, h),
+      x: history.map((s) => s.step), y: history.map((s) => s[field][l][h]), color: isBest ? HIGHLIGHT : OTHERS, isBest });
   }));
-  // the highlighted head first: solid, and the only one in the legend (the others dashed, grey)
+  // the highlighted head first: solid, and the only one in the legend (the others dashed, grey, tagged)
   series.sort((a, b) => Number(b.isBest) - Number(a.isBest));
   const title = scoreTitle(field, t);
   return linePlot({
