@@ -119,7 +119,7 @@ for (const [name, load] of Object.entries(WIDGETS)) {
     const def = await load();
     assert.equal(def.name, name);
     assert.equal(def.strings, undefined, 'no strings of its own');
-    const labels = def.controls.filter((c) => !c.hidden).flatMap((c) => [c.label, ...(c.options ?? []).map((o) => o.label),
+    const labels = def.controls.filter((c) => !c.hidden).flatMap((c) => [c.label, ...(c.altLabel ? [c.altLabel.label] : []), ...(c.options ?? []).map((o) => o.label),
       ...(c.presets ?? []).flatMap((p) => [p.label, p.value]), ...(c.unit ? [c.unit] : [])]);
     if (def.quiz) labels.push(def.quiz.question, ...def.quiz.options.map((o) => o.label));
     for (const lang of LANGUAGES) {

@@ -498,6 +498,7 @@ export default {
     self: 'Self-attention (target)',
     dK: 'Width d_{k} of Q and K',
     seed: 'Random projections (seed)',
+    seedLearned: 'Training seed (the first weights and the batches)',
     pairs: 'Example pairs',
     pairDream: 'i have a dream ↔ 我有一个梦想',
     pairThinking: 'Thinking Machines ↔ 思考的机器',

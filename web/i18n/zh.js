@@ -492,6 +492,7 @@ export default {
     self: '自注意力（目标句）',
     dK: 'Q 和 K 的维度 d_{k}',
     seed: '随机投影（种子）',
+    seedLearned: '训练种子（初始权重和批次）',
     pairs: '示例句对',
     pairDream: 'i have a dream ↔ 我有一个梦想',
     pairThinking: 'Thinking Machines ↔ 思考的机器',
