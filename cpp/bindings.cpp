@@ -105,7 +105,8 @@ static void declare_language_model_types() {
     value_object<attn::train::NgramBaseline>("NgramBaseline")
         .field("order", &attn::train::NgramBaseline::order)
         .field("loss", &attn::train::NgramBaseline::loss)
-        .field("k", &attn::train::NgramBaseline::k);
+        .field("k", &attn::train::NgramBaseline::k)
+        .field("unseen", &attn::train::NgramBaseline::unseen);
     value_object<attn::train::LmInfo>("LanguageModelInfo")
         .field("parameters", &attn::train::LmInfo::parameters)
         .field("vocab", &attn::train::LmInfo::vocab)

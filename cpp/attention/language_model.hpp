@@ -198,6 +198,7 @@ struct NgramBaseline {
     double order;  // 1 unigram, 2 bigram, 3 trigram, 4 four-gram
     double loss;   // held-out mean cross-entropy per token (nats)
     double k;      // the smoothing chosen
+    double unseen; // held-out targets whose context no training text has (add-k guesses 1 / vocab), a share
 };
 struct Baselines {
     std::vector<NgramBaseline> ladder;  // orders 1..4

@@ -156,7 +156,7 @@ val raw_lm_head_roles(val o) {
 // { first: { loss, accuracy, tokens }, second: { … } } (value_objects)
 val raw_lm_halves(val o) { return guarded([&] { return val(model_of(o).halves(to_strings(o["texts"]))); }); }
 
-// { ladder: [{ order, loss, k }], tokens }
+// { ladder: [{ order, loss, k, unseen }], tokens }
 val raw_lm_baselines(val o) {
     return guarded([&] {
         const train::Baselines& b = model_of(o).baselines();

@@ -135,6 +135,9 @@ export interface NgramBaseline {
   loss: number;
   /** the add-k smoothing chosen on the last tenth of the training texts (counted on the rest) */
   k: number;
+  /** the share of the held-out characters whose context (the order - 1 tokens before them) no training
+   *  text has: for those the model can only guess evenly, 1 / vocab (0 for the unigram) */
+  unseen: number;
 }
 
 export interface Baselines {

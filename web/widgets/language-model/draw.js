@@ -67,6 +67,17 @@ export function ladderPosition(ladder, loss) {
   return { passed: passed.at(-1) ?? null, next: ahead[0] ?? null };
 }
 
+// A count model of longer runs that does worse than a shorter one: the best
+// rung and the longest rung worse than it, { best, worse }, or null when the
+// ladder only goes down. (On held-out characters whose run the longer model
+// never saw, add-k can only guess evenly: its rung's `unseen`, from the core.)
+export function ladderInversion(ladder) {
+  if (!ladder?.length) return null;
+  const best = ladder.reduce((low, rung) => (rung.loss < low.loss ? rung : low));
+  const worse = ladder.filter((rung) => rung.order > best.order && rung.loss > best.loss);
+  return worse.length ? { best, worse: worse.at(-1) } : null;
+}
+
 // The batch and held-out losses; for texts written twice, the loss over each
 // half and the induction step marked; the n-gram ladder as dotted lines, each
 // named at its right end.
@@ -240,9 +251,17 @@ function drawYardsticks(view, full, spec, t) {
   const { passed, next } = held ? ladderPosition(full.baselines, held.loss) : { passed: null, next: null };
   const say = (rung) => ({ what: t(`count${rung.order}`), baseline: fixed(rung.loss) });
   view.ladder.dataset.passed = passed ? String(passed.order) : '0';
-  view.ladder.textContent = !held ? '' : !passed ? t('ladderNone', { loss: fixed(held.loss), ...say(next) })
+  const position = !held ? '' : !passed ? t('ladderNone', { loss: fixed(held.loss), ...say(next) })
     : next ? t('ladderPassed', { loss: fixed(held.loss), ...say(passed), nextWhat: t(`count${next.order}`), nextBaseline: fixed(next.loss) })
       : t('ladderAll', { loss: fixed(held.loss), ...say(passed) });
+  // where longer runs count worse, why, from the numbers
+  const inverted = ladderInversion(full.baselines);
+  view.ladder.dataset.inverted = inverted ? `${inverted.worse.order}>${inverted.best.order}` : '';
+  view.ladder.textContent = [position, inverted && t('ladderInverts', {
+    worseWhat: t(`count${inverted.worse.order}`), worseLoss: fixed(inverted.worse.loss), bestWhat: t(`count${inverted.best.order}`),
+    bestLoss: fixed(inverted.best.loss), unseen: percent(inverted.worse.unseen), bestUnseen: percent(inverted.best.unseen),
+    context: t(`context${inverted.worse.order}`), vocab: formatNumber(full.vocabulary.size, { digits: 0 }),
+  })].filter(Boolean).join(' ');
   view.halves.hidden = !spec.halves;
   const halves = full.halves.at(-1);
   if (!spec.halves || !halves) return;
