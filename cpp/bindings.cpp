@@ -90,6 +90,8 @@ static void declare_language_model_types() {
         .field("maxTokens", &attn::train::GenerateOptions::max_tokens)
         .field("temperature", &attn::train::GenerateOptions::temperature)
         .field("topK", &attn::train::GenerateOptions::top_k)
+        .field("topP", &attn::train::GenerateOptions::top_p)
+        .field("minP", &attn::train::GenerateOptions::min_p)
         .field("seed", &attn::train::GenerateOptions::seed);
     value_object<attn::train::LmEvaluation>("LanguageModelEvaluation")
         .field("loss", &attn::train::LmEvaluation::loss)

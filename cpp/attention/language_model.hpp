@@ -50,6 +50,7 @@
 #include "attention/lm_text.hpp"
 #include "attention/options.hpp"
 #include "attention/param_store.hpp"
+#include "attention/sampling.hpp"
 #include "attention/train_step.hpp"
 #include "attention/train_layers.hpp"
 
@@ -104,6 +105,8 @@ struct GenerateOptions {
     double max_tokens = 24;    // characters to write at most, integer >= 0
     double temperature = 0.8;  // finite, >= 0 (0: always the most likely)
     double top_k = 20;         // sample among the k most likely, integer >= 0 (0: all)
+    double top_p = 1;          // then the fewest most likely reaching this probability, in (0, 1] (1: all)
+    double min_p = 0;          // then those at least min_p times as likely as the first, in [0, 1] (0: all)
     double seed = 1;           // integer in [0, 2^53]
 };
 // trace(): the tensors of one text through every stage of the model, with
@@ -135,6 +138,7 @@ struct Trace {
 // position t with d = d_model, L layers:
 //   with the cache:    L (12 d^2 + 2 (t + 1) d) + d vocab
 //   without (every position 0..t again): L (12 d^2 (t + 1) + (t + 1)(t + 2) d) + d vocab
+// and the prefill, ⏎ and the prompt's m rows of the map in one pass: L (12 d^2 m + m (m + 1) d) + d vocab
 struct DecodeStep {
     std::string token;                  // the token read at this position (the prompt's or the one written)
     double position;                    // t: its position, the query row computed
@@ -144,6 +148,8 @@ struct DecodeStep {
     double cache_numbers;               // K and V kept after it: 2 L (t + 1) d
     std::string next;                   // the token sampled to follow ("" once done)
     bool done;                          // the boundary was sampled, or the context is full
+    double prefill_multiply_adds, decode_multiply_adds;  // the generation's prefill; its decode steps so far
+    NextTokens kept;                    // what `next` was drawn from: the filters' survivors (sampling.hpp), renormalised
 };
 // head_roles(): what each head attends to, as the mean weight its queries put
 // on a named key, over ⏎ + each text (at most context tokens), token i a query:
@@ -234,10 +240,9 @@ public:
     AttentionMaps attention(const std::string& text);
     HeadScores head_scores(const std::string& text, double period);
     // the prompt + what the model wrote: stops at the boundary token, after
-    // max_tokens characters, or when the context is full. Sampling: the top_k
-    // most likely tokens, softmax(logits / temperature), one uniform draw of the
-    // seeded generator per token; never the unknown token (it stands for many
-    // characters and cannot write any)
+    // max_tokens characters, or when the context is full. Sampling: sampling.hpp's filters
+    // (top_k, top_p, min_p) and one draw of the seeded generator per token; never the
+    // unknown token (it stands for many characters and cannot write any)
     std::string generate(const GenerateOptions& options);
     // the same generation one token at a time, the cache kept between calls:
     // begin_generation() reads the boundary and the prompt (one step each) and
@@ -256,9 +261,10 @@ public:
     Halves halves(const std::vector<std::string>& texts);
     // the n-gram ladder (Baselines), computed on the first call and kept
     const Baselines& baselines();
-    // the multiply-adds of one token at position t (DecodeStep)
+    // the multiply-adds of one token at position t, and of the prefill of m positions (DecodeStep)
     double cached_multiply_adds(Index t) const;
     double uncached_multiply_adds(Index t) const;
+    double prefill_multiply_adds(Index m) const;
     // finite differences in double on a slice: `per_tensor` entries spread over every
     // tensor (0: all), on the first training text's first tokens (at most 6
     // positions, the model cut to that context)
@@ -320,9 +326,9 @@ private:
     // one token at position t through the cache -> step_logits_ (vocab); rows (if
     // given) gets each layer's and head's weights on keys 0..t
     void cached_token(std::int32_t token, Index t, std::vector<std::vector<std::vector<float>>>* rows = nullptr);
-    // the next token from step_logits_: the top_k most likely (never the unknown
-    // token), softmax(logits / temperature) and one uniform draw (0: the most likely)
-    std::int32_t sample_next(Rng& rng, Index top_k, double temperature);
+    // the next token from step_logits_ (never the unknown token): sampling.hpp's filters, one
+    // uniform draw (temperature 0: none); kept (if given) gets the filters' survivors
+    std::int32_t sample_next(Rng& rng, const SamplingOptions& sampling, NextTokens* kept = nullptr);
     // reads `token` at position t through the cache; `sample`: then samples the next
     DecodeStep decode(std::int32_t token, Index t, bool sample = true);
     std::string token_text(std::int32_t token) const;  // ⏎, �, or the character
@@ -378,14 +384,15 @@ private:
     std::vector<std::int32_t> tokens_, targets_, kept_rows_, kept_targets_;  // (rows)
     Index kept_ = 0, length_ = 0;  // rows kept for the unembedding; the last forward's length
     mutable std::vector<Index> draw_start_, draw_count_;  // (batch) the draws of fill_batch
-    std::vector<float> sample_;      // (vocab) probabilities while sampling
+    std::vector<float> sample_;      // (vocab) the kept tokens' probabilities while sampling
     std::vector<std::int32_t> order_;  // (vocab) token order while sampling
     // the generation in progress (begin_generation): the cache holds positions 0..t - 1
     struct Decoding {
         bool live = false;
         Rng rng{0, 0};
-        Index t = 0, top_k = 0;
-        double temperature = 0;
+        Index t = 0;  // the next position; the first written token's from begin_generation on
+        SamplingOptions sampling;
+        double prefill = 0, decoded = 0;  // multiply-adds: the prefill's, the decode steps' so far
         std::int32_t pending = 0;  // the token sampled, read by the next next_token()
     } decoding_;
 };

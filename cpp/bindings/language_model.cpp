@@ -49,7 +49,7 @@ val next_tokens(const train::NextTokens& t) {
 }
 
 // { token, position, rows: [layer][head] Float32Array(t + 1), cachedMultiplyAdds, uncachedMultiplyAdds,
-//   cacheNumbers, next, done }
+//   cacheNumbers, prefillMultiplyAdds, decodeMultiplyAdds, next, done, kept: { tokens, probabilities } }
 val decode_step(const train::DecodeStep& s) {
     val rows = val::array();
     for (const auto& layer : s.rows) {
@@ -65,8 +65,11 @@ val decode_step(const train::DecodeStep& s) {
     out.set("cachedMultiplyAdds", s.cached_multiply_adds);
     out.set("uncachedMultiplyAdds", s.uncached_multiply_adds);
     out.set("cacheNumbers", s.cache_numbers);
+    out.set("prefillMultiplyAdds", s.prefill_multiply_adds);
+    out.set("decodeMultiplyAdds", s.decode_multiply_adds);
     out.set("next", s.next);
     out.set("done", s.done);
+    out.set("kept", next_tokens(s.kept));
     return out;
 }
 
