@@ -86,6 +86,8 @@ function sources() {
   for (const file of readdirSync(new URL('render/', WEB))) out.push({ file: `render/${file}`, sections: ['common'] });
   // the training widget's own modules (its drawing, controller and loop)
   for (const file of readdirSync(new URL('widgets/training/', WEB))) out.push({ file: `widgets/training/${file}`, sections: ['training', 'common'] });
+  // the generation widget's parts (its text, the kept set, the phases)
+  for (const file of readdirSync(new URL('widgets/generation/', WEB))) out.push({ file: `widgets/generation/${file}`, sections: ['generation', 'common'] });
   // the language model's (its drawing and loop)
   for (const file of readdirSync(new URL('widgets/language-model/', WEB))) {
     out.push({ file: `widgets/language-model/${file}`, sections: ['language-model', 'common'] });
