@@ -905,7 +905,7 @@ export default {
     verdictNoResidual: '没有残差连接，每个块就替换数据流而不是往上加：最后一块之后它的 RMS 为 {last}，是完整模型（{intact}）的 {ratio} 倍；嵌入关于每个字符的信息，只有被每个子层一路传下去才能保留。“{text}”上的损失：每个字符 {loss} 奈特（完整模型：{intactLoss}）；最可能的下一个字符是“{top}”（{p}；完整模型：“{intactTop}”，{intactP}）。这些块学会的是给数据流加上修正，而不是从头重建它。',
     verdictNoNorm: '没有层归一化，每个子层读到的是原始大小的数据流：最后一块之后它的 RMS 为 {last}，是完整模型（{intact}）的 {ratio} 倍。“{text}”上的损失：每个字符 {loss} 奈特（完整模型：{intactLoss}）；最可能的下一个字符是“{top}”（{p}；完整模型：“{intactTop}”，{intactP}）。比较一下 1 个块和 4 个块。',
     verdictNeither: '既没有残差连接也没有层归一化：最后一块之后数据流的 RMS 为 {last}（完整模型：{intact}）。“{text}”上的损失：每个字符 {loss} 奈特（完整模型：{intactLoss}）；最可能的下一个字符是“{top}”（{p}；完整模型：“{intactTop}”，{intactP}）。',
-    model: '模型：{layers} 个块，d = {d}，{heads} 个头，{parameters} 个参数，{vocab} 个词元（名字里的字母和边界符 ⏎），就在这里用语言模型一节的英文名字训练了 {steps} 步 Adam。换一个块数就训练另一个模型。关掉某个部分改变的是训练好的模型，而不是它的训练：它量出的是训练好的权重依赖什么。',
+    model: '模型：{layers} 个块，d = {d}，{heads} 个头，{parameters} 个参数，{vocab} 个词元（名字里的字母和边界符 ⏎），就在这里像上面训练一节那样训练了 {steps} 步 Adam，训练数据是一份英文名字列表（下面语言模型一节的名字语料）。换一个块数就训练另一个模型。关掉某个部分改变的是训练好的模型，而不是它的训练：它量出的是训练好的权重依赖什么。',
   },
   training: {
     title: '学出来的注意力：现场训练一个模型',
