@@ -1,7 +1,7 @@
 // The page's order (web/index.html): no section before one it builds on
 // (web/widgets/prerequisites.js); the README's widget table, the widgets'
 // reference in docs/embedding.md and the page's sections list the widgets in
-// the same order.
+// the same order, the glossary last.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -27,9 +27,10 @@ test('no section comes before a section it builds on', () => {
   assert.deepEqual(late, []);
 });
 
-test('the README\'s widget table and the reference in docs/embedding.md follow the page\'s order', () => {
+test('the README\'s widget table and the reference in docs/embedding.md follow the page\'s order; the glossary ends the page', () => {
   const rows = [...read('README.md').matchAll(/^\| \[`([\w-]+)`\]\(docs\/embedding\.md#[\w-]+\) \|/gm)].map((m) => m[1]);
   assert.deepEqual(rows, widgets, 'README.md');
   const reference = [...read('docs/embedding.md').matchAll(/^### `([\w-]+)`$/gm)].map((m) => m[1]);
   assert.deepEqual(reference, widgets, 'docs/embedding.md');
+  assert.equal(sections.at(-1), 'glossary', 'the glossary is the last section');
 });

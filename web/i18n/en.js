@@ -14,6 +14,7 @@ export default {
     error: 'The attention core reported a problem: {message}',
     startError: 'This widget could not start: {message}',
     unknownWidget: 'unknown widget "{name}"',
+    glossaryLink: 'In the glossary',
     export: 'Export',
     exportPng: 'PNG',
     exportSvg: 'SVG',
@@ -100,12 +101,14 @@ export default {
     lede: 'Attention is a soft lookup: compare a query with every key, turn the similarities into weights that sum to 1, and return the weighted sum of the values. Every number below is computed live by a C++ attention core running in your browser as WebAssembly.',
     footer: 'attention-wasm: a C++17 attention core compiled to WebAssembly. Works offline; nothing leaves this page.',
     contents: 'Contents',
+    glossaryTitle: 'Glossary',
+    glossaryIntro: 'Every term the sections mark with a dotted underline, in alphabetical order. Each underlined word opens its definition where it is used; its popover links here.',
   },
 
   // The terms a message marks [[id:text]] at its first use in a section: the
   // definition a reader opens from it.
   glossary: {
-    entropy: 'Entropy of a row of weights: −Σ w log w. It is 0 when one key takes all the weight and log n, its most, when n keys share it evenly: how spread out the attention is.',
+    entropy: 'Entropy: of a row of weights, −Σ w log w. It is 0 when one key takes all the weight and log n, its most, when n keys share it evenly: how spread out the attention is.',
     nats: 'Nats: the unit of entropy and of loss measured with the natural logarithm (base e). 1 nat = 1/ln 2 ≈ 1.44 bits.',
     adam: 'Adam: the optimiser that trains the models here. Each parameter moves against its gradient, divided by a running average of the gradient’s size, so that every parameter takes steps of about the same size (the learning rate).',
     heldOut: 'Held-out: examples kept aside and never trained on. The loss on them says whether the model learned something that carries over to new examples, or only memorised its training data.',
@@ -119,6 +122,11 @@ export default {
     logits: 'Logits: the model’s raw scores, one per token of the vocabulary; softmax turns them into probabilities. Only their differences matter: adding the same number to all of them changes nothing.',
     kvCache: 'Key-value cache: while a decoder writes, the keys and values of the tokens already written never change (causal attention: a token never sees later ones), so they are kept and each new token computes only its own query, key and value.',
     crossEntropy: 'Cross-entropy loss: −log of the probability the model gave the right answer, averaged over the predictions. It is 0 when the model was certain and right; log n for an even guess among n.',
+    token: 'Token: one unit of text a model reads and writes, its vocabulary a fixed list of them. Here a token is a word in the small examples and a single character in the language models; larger models use pieces of words.',
+    nadarayaWatson: 'Nadaraya–Watson kernel regression: an estimate at a query as the weighted mean of the known values, each weighted by how close its key is to the query (a Gaussian kernel of width σ, normalised by softmax). It is attention with a fixed score, from 1964.',
+    backprop: 'Backpropagation: the chain rule of calculus run backwards through the computation, from the loss to every parameter, giving the gradient (how the loss changes as each parameter does) in one pass.',
+    gelu: 'GELU (Gaussian error linear unit): x times the probability that a standard normal variable is below x. Like max(0, x), but smooth: small negative inputs give small negative outputs. Here in its tanh form.',
+    unembedding: 'Unembedding: the last linear map of a language model, from each position’s vector of width d to one score per token of the vocabulary: the logits.',
     prefill: 'Prefill: the first phase of generation. The whole prompt goes through the model at once, every position in parallel, which fills the key-value cache; the costs of its tokens add up, but they come in one pass.',
     decode: 'Decode: the second phase of generation, one token at a time. Each new token reads the cache, computes one row of the causal map, and adds one key and one value per layer: its cost grows only with the length so far.',
     topP: 'Top-p (nucleus sampling): the next token is drawn from the fewest most likely tokens whose probabilities sum to at least p, rescaled to sum to 1. Where the model is sure, few tokens are kept; where it is unsure, many.',
@@ -177,7 +185,7 @@ export default {
     dot: 'Raw dot product q·k',
     article: 'Article’s weights',
     sigma: 'Kernel width σ',
-    explainGaussian: 'Gaussian kernel (Nadaraya–Watson): keys close to the query score highest, softmax turns the scores into weights, and the estimate follows the nearest heights. A small σ makes the lookup picky; a large σ averages more keys.',
+    explainGaussian: 'Gaussian kernel ([[nadarayaWatson:Nadaraya–Watson]]): keys close to the query score highest, softmax turns the scores into weights, and the estimate follows the nearest heights. A small σ makes the lookup picky; a large σ averages more keys.',
     explainDot: 'Raw dot product: for single numbers q·k only grows with the key, so whatever the query, the largest key takes all the weight. A good similarity needs a distance, not a product.',
     explainArticle: 'The article’s illustrative weights, picked by hand instead of computed from a score, so the query has no effect. The estimate is still the weighted sum of the values: 0.1·55 + 0.15·60 + 0.45·65 + 0.3·70.',
     estimateFor: 'Estimated body weight for q = {q}',
@@ -857,7 +865,7 @@ export default {
 
   'transformer-block': {
     title: 'The Transformer block: attention inside a model',
-    intro: 'Attention is one layer of a Transformer. A [[decoder:decoder]] turns each character into a vector, its embedding plus its position’s, and passes the sequence through a stack of identical blocks. Each block reads the stream through a [[layerNorm:layer norm]], lets every position gather from those before it with multi-head attention, and adds the result back to the stream (a [[residual:residual connection]]); then a small [[mlp:MLP]] works on each position alone, and its output is added too. After the last block, a final layer norm and the unembedding give the [[logits:logits]] of every possible next character, and softmax with a [[temperature:temperature]] turns the last position’s into probabilities. Below, every tensor of a small model of this kind, trained here on names, computed live.',
+    intro: 'Attention is one layer of a Transformer. A [[decoder:decoder]] turns each character into a vector, its embedding plus its position’s, and passes the sequence through a stack of identical blocks. Each block reads the stream through a [[layerNorm:layer norm]], lets every position gather from those before it with multi-head attention, and adds the result back to the stream (a [[residual:residual connection]]); then a small [[mlp:MLP]] (two linear maps with a [[gelu:GELU]] between them) works on each position alone, and its output is added too. After the last block, a final layer norm and the [[unembedding:unembedding]] give the [[logits:logits]] of every possible next character, and softmax with a [[temperature:temperature]] turns the last position’s into probabilities. Below, every tensor of a small model of this kind, trained here on names, computed live.',
     text: 'Text',
     layers: 'Blocks',
     residual: 'Residual connections',
@@ -919,7 +927,7 @@ export default {
     axisInputs: 'input positions (keys)',
     productRows: 'rows: query-side embedding dimension',
     productCols: 'columns: key-side embedding dimension',
-    intro: 'Until here every map used random or hand-set projections. Now the core trains a one-layer attention model by backpropagation and [[adam:Adam]] on a task whose right map is known in advance, and you watch the map find it. Reverse a sequence of 8 tokens: output position i must copy input position 7 − i, the anti-diagonal. Shift it by one, cyclically: output i copies input i − 1 and output 0 copies the last input, position 7, so the map is the sub-diagonal plus one cell in the top-right corner.',
+    intro: 'Until here the maps came from random or hand-set projections, or from models trained out of sight (the real model, the date model of cross-attention). Now watch training happen: the core trains a one-layer attention model by [[backprop:backpropagation]] and [[adam:Adam]] on a task whose right map is known in advance, and you watch the map find it. Reverse a sequence of 8 [[token:tokens]]: output position i must copy input position 7 − i, the anti-diagonal. Shift it by one, cyclically: output i copies input i − 1 and output 0 copies the last input, position 7, so the map is the sub-diagonal plus one cell in the top-right corner.',
     task: 'Task',
     reverse: 'Reverse',
     shift: 'Shift by one',
