@@ -19,6 +19,7 @@
 // messages are said here with the JS option names:
 //   "createLanguageModel: dModel 64 is not divisible by heads 3"
 //   "languageModel.generate: topK must be an integer from 0 to 1000000000, got -1"
+//   "languageModel.generate: topP must be a number greater than 0 and at most 1 (1: no nucleus filter), got 1.5"
 
 var attentionLanguageModels = (function defineAttentionLanguageModels(Module, checks, trainers) {
   'use strict';
@@ -28,7 +29,7 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
   // the core's argument names -> the JS option names
   const renames = [
     [/\bd_model\b/g, 'dModel'], [/\blearning_rate\b/g, 'learningRate'], [/\bmin_count\b/g, 'minCount'],
-    [/\bheld_out\b/g, 'heldOut'], [/\bmax_tokens\b/g, 'maxTokens'], [/\btop_k\b/g, 'topK'],
+    [/\bheld_out\b/g, 'heldOut'], [/\bmax_tokens\b/g, 'maxTokens'], [/\btop_k\b/g, 'topK'], [/\btop_p\b/g, 'topP'], [/\bmin_p\b/g, 'minP'],
     [/\bmin_length\b/g, 'minLength'], [/\bmax_length\b/g, 'maxLength'],
   ];
   const call = checks.coreCaller(Module, renames);
@@ -41,9 +42,11 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
     layers: 2, heads: 4, dModel: 64, context: 32, seed: 1, batch: 32, learningRate: 3e-3, warmup: 50, clip: 1,
     minCount: 1,
   };
-  const generateSchema = { prompt: 'string', maxTokens: 'int', temperature: 'number', topK: 'int', seed: 'seed' };
-  const generateDefaults = { prompt: '', maxTokens: 24, temperature: 0.8, topK: 20, seed: 1 };
-  const beginSchema = { prompt: 'string', temperature: 'number', topK: 'int', seed: 'seed' };
+  // sampling: softmax(logits / temperature) over the topK most likely, then the fewest most likely
+  // reaching topP (the nucleus), then those at least minP times as likely as the first (sampling.hpp)
+  const generateSchema = { prompt: 'string', maxTokens: 'int', temperature: 'number', topK: 'int', topP: 'number', minP: 'number', seed: 'seed' };
+  const generateDefaults = { prompt: '', maxTokens: 24, temperature: 0.8, topK: 20, topP: 1, minP: 0, seed: 1 };
+  const beginSchema = { prompt: 'string', temperature: 'number', topK: 'int', topP: 'number', minP: 'number', seed: 'seed' };
   const traceSchema = { residual: 'boolean', layerNorm: 'boolean', temperature: 'number' };
   const traceDefaults = { residual: true, layerNorm: true, temperature: 1 };
 

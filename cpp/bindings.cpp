@@ -90,6 +90,8 @@ static void declare_language_model_types() {
         .field("maxTokens", &attn::train::GenerateOptions::max_tokens)
         .field("temperature", &attn::train::GenerateOptions::temperature)
         .field("topK", &attn::train::GenerateOptions::top_k)
+        .field("topP", &attn::train::GenerateOptions::top_p)
+        .field("minP", &attn::train::GenerateOptions::min_p)
         .field("seed", &attn::train::GenerateOptions::seed);
     value_object<attn::train::LmEvaluation>("LanguageModelEvaluation")
         .field("loss", &attn::train::LmEvaluation::loss)
@@ -105,7 +107,8 @@ static void declare_language_model_types() {
     value_object<attn::train::NgramBaseline>("NgramBaseline")
         .field("order", &attn::train::NgramBaseline::order)
         .field("loss", &attn::train::NgramBaseline::loss)
-        .field("k", &attn::train::NgramBaseline::k);
+        .field("k", &attn::train::NgramBaseline::k)
+        .field("unseen", &attn::train::NgramBaseline::unseen);
     value_object<attn::train::LmInfo>("LanguageModelInfo")
         .field("parameters", &attn::train::LmInfo::parameters)
         .field("vocab", &attn::train::LmInfo::vocab)

@@ -1,7 +1,8 @@
 // The widgets' reference in docs/embedding.md, written from the widgets' own
 // definitions: for each, its title, its state keys (type, range or choices,
 // default) from its `controls` and `defaults`, and the release's files it loads
-// (`assets`). It replaces the text between the two markers of the file.
+// (`assets`), in the page's order (web/index.html). It replaces the text
+// between the two markers of the file.
 //   node scripts/embedding-docs.mjs           writes the reference
 //   node scripts/embedding-docs.mjs --check   fails (exit 1) when the file is stale
 // tests/node/embedding-docs.test.mjs runs the check.
@@ -49,9 +50,17 @@ function defaultText(def, key) {
   return [shown(base), ...perLanguage.map(([lang, d]) => `${shown(d[key])} in ${lang}`)].join('; ');
 }
 
+// the widgets in the order of the page's sections
+function pageOrder() {
+  const page = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
+  const order = [...page.matchAll(/data-widget="([\w-]+)"/g)].map((m) => m[1]);
+  const at = (name) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return Object.entries(DEFINITIONS).sort(([a], [b]) => at(a) - at(b));
+}
+
 export function reference() {
   const out = [START, ''];
-  for (const [name, def] of Object.entries(DEFINITIONS)) {
+  for (const [name, def] of pageOrder()) {
     const title = en[name].title.replace(/[_^]\{([^}]*)\}/g, '$1');
     out.push(`### \`${name}\``, '', `${title}.`, '');
     const files = ['`embed.js`', ...(def.assets ?? []).map(code)];

@@ -3,7 +3,8 @@
 // ETag: a file the browser has (a module a worker imports again) comes back
 // as 304 Not Modified, not a second download. A file under the release's
 // content-addressed folder (dist/immutable/<hash>/) is sent to be kept for good.
-//   node scripts/serve.mjs            PORT from the environment, default 8000
+//   node scripts/serve.mjs            PORT from the environment, default 8000; when it is
+//                                     taken, the next free one (said on the console)
 //   node scripts/serve.mjs dist       the release instead of web/
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -77,9 +78,39 @@ export function serve({ root = WEB_ROOT, host = '127.0.0.1', port = 0, base = '/
   });
 }
 
+// How many ports after PORT `npm start` tries when PORT is taken (a second
+// `npm start`, another server): the first free one is used, and said.
+export const PORT_TRIES = 20;
+
+// Serves on the first free port of port, port + 1, ... (tries of them); resolves
+// to { server, url, port }. Throws a clear Error when PORT is not a port, or
+// none of them is free (their owner named: "in use" or "not allowed").
+// port: a number, or the text of PORT.
+export async function serveFrom(given, { tries = PORT_TRIES, ...options } = {}) {
+  const port = typeof given === 'string' && /^\s*\d+\s*$/.test(given) ? Number(given) : given;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a whole number from 1 to 65535, got ${JSON.stringify(String(given))}`);
+  const last = Math.min(65535, port + tries - 1);
+  for (let p = port; ; p++) {
+    try {
+      const started = await serve({ ...options, port: p });
+      return { ...started, port: p };
+    } catch (error) {
+      if (error.code === 'EACCES') throw new Error(`port ${p} is not allowed for this user (ports below 1024 need root): choose another with PORT=8080 npm start`);
+      if (error.code !== 'EADDRINUSE') throw error;
+      if (p >= last) throw new Error(`ports ${port} to ${last} are all in use: stop the server on ${port}, or choose another port with PORT=9000 npm start`);
+    }
+  }
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const port = Number(process.env.PORT || 8000);
+  const wanted = process.env.PORT || 8000;
   const folder = process.argv[2];
-  const { url } = await serve({ port, ...(folder ? { root: resolve(folder) } : {}) });
-  console.log(`attention-wasm: serving ${folder ?? 'web/'} at ${url}  (Ctrl+C to stop)`);
+  try {
+    const { url, port } = await serveFrom(wanted, folder ? { root: resolve(folder) } : {});
+    if (port !== Number(wanted)) console.log(`attention-wasm: port ${wanted} is in use (another server?), so this one takes ${port}; PORT=... npm start chooses the port.`);
+    console.log(`attention-wasm: serving ${folder ?? 'web/'} at ${url}  (Ctrl+C to stop)`);
+  } catch (error) {
+    console.error(`attention-wasm: ${error.message}`);
+    process.exitCode = 1;
+  }
 }

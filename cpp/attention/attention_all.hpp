@@ -25,6 +25,7 @@
 #include "attention/options.hpp"
 #include "attention/param_store.hpp"
 #include "attention/positional.hpp"
+#include "attention/sampling.hpp"
 #include "attention/scaling.hpp"
 #include "attention/scores.hpp"
 #include "attention/self_attention.hpp"

@@ -258,7 +258,9 @@ const Baselines& LanguageModel::baselines() {
             if (loss < low) low = loss, k = candidate;
         }
         const auto held = counted(order, train, held_texts_);
-        out.ladder.push_back({double(order), mean_loss(held, k, double(vocab_)), k});
+        double unseen = 0;
+        for (const auto& counts : held) unseen += counts.second == 0;
+        out.ladder.push_back({double(order), mean_loss(held, k, double(vocab_)), k, held.empty() ? 0.0 : unseen / double(held.size())});
         out.tokens = double(held.size());
     }
     baselines_.push_back(out);

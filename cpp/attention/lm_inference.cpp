@@ -183,48 +183,36 @@ Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) 
     return Eigen::Map<const Mat>(logits_, m, vocab_);
 }
 
-std::int32_t LanguageModel::sample_next(Rng& rng, Index top_k, double temperature) {
-    const Index k = top_k == 0 ? vocab_ : std::min(top_k, vocab_);
-    for (Index i = 0; i < vocab_; ++i) order_[size_t(i)] = std::int32_t(i);
+std::int32_t LanguageModel::sample_next(Rng& rng, const SamplingOptions& sampling, NextTokens* kept) {
     float* x = step_logits_;  // finite: cached_token() checked them
     // the unknown token stands for many characters, none of which it can write
     if (has_unknown_) x[1] = -std::numeric_limits<float>::infinity();
-    std::partial_sort(order_.begin(), order_.begin() + k, order_.end(), [x](std::int32_t a, std::int32_t b) {
-        return x[a] > x[b] || (x[a] == x[b] && a < b);
-    });
-    std::int32_t next = order_[0];
-    if (temperature > 0) {
-        const float inv = float(1.0 / temperature);
-        for (Index i = 0; i < k; ++i) sample_[size_t(i)] = x[order_[size_t(i)]] * inv;
-        softmax_row(sample_.data(), k);
-        const float u = float(rng.uniform());
-        float cumulative = 0;
-        for (Index i = 0; i < k; ++i) {
-            if (sample_[size_t(i)] > 0) next = order_[size_t(i)];  // the last possible one if u is not reached
-            cumulative += sample_[size_t(i)];
-            if (u < cumulative) break;
-        }
+    const Index count = sampling_filter(x, vocab_, sampling, order_.data(), sample_.data());
+    if (kept) {
+        kept->tokens.clear();
+        for (Index i = 0; i < count; ++i) kept->tokens.push_back(token_text(order_[size_t(i)]));
+        kept->probabilities.assign(sample_.begin(), sample_.begin() + count);
     }
-    return next;
+    if (sampling.temperature == 0) return order_[0];
+    return sampling_draw(order_.data(), sample_.data(), count, float(rng.uniform()));
 }
 
 namespace {
-struct Sampling {
-    Index max_tokens, top_k;
+struct Generation {
+    Index max_tokens;
+    SamplingOptions sampling;
 };
-Sampling checked(const GenerateOptions& o) {
+Generation checked(const GenerateOptions& o) {
     const Index max_tokens = integer_option(o.max_tokens, "max_tokens", 0, 1e9);
-    require(std::isfinite(o.temperature) && o.temperature >= 0,
-            "temperature must be a finite number >= 0, got " + number(o.temperature));
-    const Index top_k = integer_option(o.top_k, "top_k", 0, 1e9);
+    const SamplingOptions sampling = sampling_options(o.temperature, o.top_k, o.top_p, o.min_p);
     integer_option(o.seed, "seed", 0, 9007199254740992.0);
-    return {max_tokens, top_k};
+    return {max_tokens, sampling};
 }
 constexpr std::uint64_t kSampleStream = 71;
 }  // namespace
 
 std::string LanguageModel::generate(const GenerateOptions& o) {
-    const Sampling s = checked(o);
+    const Generation s = checked(o);
     const std::vector<std::int32_t> seq = sequence_of(o.prompt, "prompt");
     decoding_.live = false;  // the cache is overwritten
     Rng rng(std::uint64_t(o.seed), kSampleStream);
@@ -232,7 +220,7 @@ std::string LanguageModel::generate(const GenerateOptions& o) {
     Index t = 0;
     for (; t < Index(seq.size()); ++t) cached_token(seq[size_t(t)], t);
     for (Index written = 0; written < s.max_tokens; ++written) {
-        const std::int32_t next = sample_next(rng, s.top_k, o.temperature);
+        const std::int32_t next = sample_next(rng, s.sampling);
         if (next == kBoundary) break;
         out += token_text(next);
         if (t >= n_) break;  // the context is full: no position for the next input
@@ -254,6 +242,11 @@ double LanguageModel::uncached_multiply_adds(Index t) const {
     return double(layers_) * (12 * d * d * m + decode_attention_cost(t + 1, d_).uncached) + d * double(vocab_);
 }
 
+double LanguageModel::prefill_multiply_adds(Index m) const {
+    const double d = double(d_), rows = double(m);
+    return double(layers_) * (12 * d * d * rows + decode_attention_cost(m, d_).uncached) + d * double(vocab_);
+}
+
 // token at position t through the cache, then (sample) the next one sampled
 DecodeStep LanguageModel::decode(std::int32_t token, Index t, bool sample) {
     DecodeStep step;
@@ -266,9 +259,12 @@ DecodeStep LanguageModel::decode(std::int32_t token, Index t, bool sample) {
     step.attention_cached = attention.cached;
     step.attention_uncached = attention.uncached;
     step.cache_numbers = 2.0 * double(layers_) * double(t + 1) * double(d_);
+    if (t >= decoding_.t) decoding_.decoded += step.cached_multiply_adds;  // a written token, not the prompt's
+    step.prefill_multiply_adds = decoding_.prefill;
+    step.decode_multiply_adds = decoding_.decoded;
     step.done = false;
     if (!sample) return step;
-    const std::int32_t next = sample_next(decoding_.rng, decoding_.top_k, decoding_.temperature);
+    const std::int32_t next = sample_next(decoding_.rng, decoding_.sampling, &step.kept);
     decoding_.t = t + 1;
     decoding_.pending = next;
     // as generate(): the boundary ends the text; a full context has no position for it
@@ -279,14 +275,15 @@ DecodeStep LanguageModel::decode(std::int32_t token, Index t, bool sample) {
 }
 
 std::vector<DecodeStep> LanguageModel::begin_generation(const GenerateOptions& o) {
-    const Sampling s = checked(o);
+    const Generation s = checked(o);
     const std::vector<std::int32_t> seq = sequence_of(o.prompt, "prompt");
     decoding_ = Decoding{};
     decoding_.rng = Rng(std::uint64_t(o.seed), kSampleStream);
-    decoding_.top_k = s.top_k;
-    decoding_.temperature = o.temperature;
+    decoding_.sampling = s.sampling;
     // the prompt's tokens are read, not sampled: the sample after the last one starts the text
     const Index m = Index(seq.size());
+    decoding_.t = m;  // the first written token's position (decode() counts from there)
+    decoding_.prefill = prefill_multiply_adds(m);
     std::vector<DecodeStep> steps;
     for (Index t = 0; t < m; ++t) {
         steps.push_back(decode(seq[size_t(t)], t, t + 1 == m));

@@ -49,7 +49,8 @@ val next_tokens(const train::NextTokens& t) {
 }
 
 // { token, position, rows: [layer][head] Float32Array(t + 1), cachedMultiplyAdds, uncachedMultiplyAdds,
-//   attention: { cached, uncached } (one layer's), cacheNumbers, next, done }
+//   attention: { cached, uncached } (one layer's), cacheNumbers, prefillMultiplyAdds, decodeMultiplyAdds, next, done,
+//   kept: { tokens, probabilities } }
 val decode_step(const train::DecodeStep& s) {
     val rows = val::array();
     for (const auto& layer : s.rows) {
@@ -69,8 +70,11 @@ val decode_step(const train::DecodeStep& s) {
     attention.set("uncached", s.attention_uncached);
     out.set("attention", attention);
     out.set("cacheNumbers", s.cache_numbers);
+    out.set("prefillMultiplyAdds", s.prefill_multiply_adds);
+    out.set("decodeMultiplyAdds", s.decode_multiply_adds);
     out.set("next", s.next);
     out.set("done", s.done);
+    out.set("kept", next_tokens(s.kept));
     return out;
 }
 
@@ -160,7 +164,7 @@ val raw_lm_head_roles(val o) {
 // { first: { loss, accuracy, tokens }, second: { … } } (value_objects)
 val raw_lm_halves(val o) { return guarded([&] { return val(model_of(o).halves(to_strings(o["texts"]))); }); }
 
-// { ladder: [{ order, loss, k }], tokens }
+// { ladder: [{ order, loss, k, unseen }], tokens }
 val raw_lm_baselines(val o) {
     return guarded([&] {
         const train::Baselines& b = model_of(o).baselines();

@@ -159,3 +159,23 @@ test('learned projections: the date model\'s map before and after training, the 
     assert.ok(await page.locator(`${W} .ca-learned`).isHidden());
     assert.deepEqual(await page.locator(`${W} .control:has(input[type="text"])`).evaluateAll((boxes) => boxes.map((b) => b.classList.contains('is-disabled'))), [false, false]);
   }));
+
+test('the seed slider says what it seeds: the random projections, or the training of the date model', async () => {
+  for (const [lang, random, learned, learnedChoice, randomChoice] of [
+    ['en', 'Random projections (seed)', 'Training seed (the first weights and the batches)', 'Learned (dates)', 'Random (sentences)'],
+    ['zh', '随机投影（种子）', '训练种子（初始权重和批次）', '学到的（日期）', '随机（句子）'],
+  ]) {
+    await withPage(browser, `embed.html?widget=cross-attention&lang=${lang}&seed=3`, async ({ page }) => {
+      await ready(page);
+      const slider = page.locator(`${W} input[type="range"][name="seed"]`);
+      const name = () => slider.evaluate((input) => input.labels[0].textContent);
+      assert.equal(await name(), random, `${lang}: random projections`);
+      assert.equal(await page.locator(W).getByLabel(random, { exact: true }).inputValue(), '3');
+      await page.locator(W).getByLabel(learnedChoice, { exact: true }).check();
+      await eventually(async () => (await name()) === learned, { message: `${lang}: the label in learned mode` });
+      assert.equal(await page.locator(W).getByLabel(learned, { exact: true }).inputValue(), '3', `${lang}: the same slider, named anew`);
+      await page.locator(W).getByLabel(randomChoice, { exact: true }).check();
+      await eventually(async () => (await name()) === random, { message: `${lang}: back to random` });
+    });
+  }
+});

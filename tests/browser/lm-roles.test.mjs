@@ -6,6 +6,9 @@
 // induction head can form; the export's JSON holds the ladder and the roles;
 // a text pasted twice keeps its second copy out of the split, and says so; the
 // unigram box shows the ladder's number, the one its sentence names.
+// induction head can form; the export's JSON holds the ladder and the roles; the
+// ladder inverts on the repeats (longer runs count worse), and the widget says
+// why with the core's share of held-out characters whose run training never had.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -260,3 +263,32 @@ test('own text: the unigram box gives the ladder\'s first rung, the number of it
     const named = /does not yet beat counting [a-z ]+ \((\d\.\d{3})\)/.exec(await text(page, '.lm-ladder'));
     assert.ok(named && ladder.some((r) => r.loss.toFixed(3) === named[1]), await text(page, '.lm-ladder'));
   }));
+test('repeats: a longer count model does worse than a shorter one, and the sentence says why with the core\'s numbers', async () => {
+  const lm = await repeatsModel({ layers: 2, heads: 4 }, {});
+  const ladder = lm.baselines().ladder;
+  const vocab = lm.info().vocab;
+  lm.delete();
+  const best = ladder.reduce((low, rung) => (rung.loss < low.loss ? rung : low));
+  const worse = ladder.filter((rung) => rung.order > best.order && rung.loss > best.loss).at(-1);
+  assert.ok(worse, `the ladder inverts on the repeats: ${ladder.map((r) => r.loss.toFixed(3)).join(', ')}`);
+  assert.ok(worse.unseen > best.unseen, `the longer model never saw more of the runs: ${worse.unseen} against ${best.unseen}`);
+  await withPage(browser, 'embed.html?widget=language-model&corpus=repeats', async ({ page }) => {
+    const box = page.locator(`${WIDGET} .lm-ladder`);
+    await eventually(async () => (await box.getAttribute('data-inverted')) === `${worse.order}>${best.order}`, { timeout: 60000, message: 'the inversion named' });
+    const sentence = await text(page, '.lm-ladder');
+    const count = (order) => ({ 1: 'counting single characters', 2: 'counting pairs of characters', 3: 'counting triples of characters', 4: 'counting runs of four characters' })[order];
+    const context = { 2: 'the character just before', 3: 'the run of two characters just before', 4: 'the run of three characters just before' }[worse.order];
+    const pc = (x) => `${Math.round(100 * x)}%`;
+    assert.ok(sentence.endsWith(`Longer runs do worse here: ${count(worse.order)} (${worse.loss.toFixed(3)}) is worse than ${count(best.order)} (${best.loss.toFixed(3)}). `
+      + 'A longer run occurs fewer times in the training texts, so its counts say less: '
+      + `for ${pc(worse.unseen)} of the held-out characters, ${context} never occurs there at all, and that count model can only guess evenly among the ${vocab} tokens `
+      + `(${count(best.order)}: ${pc(best.unseen)}).`), sentence);
+  });
+  // the names: the ladder only goes down, and nothing is said
+  await withPage(browser, 'embed.html?widget=language-model&corpus=names', async ({ page }) => {
+    const box = page.locator(`${WIDGET} .lm-ladder`);
+    await page.locator(`${WIDGET} .plot-tag`).first().waitFor({ timeout: 60000 });
+    assert.equal(await box.getAttribute('data-inverted'), '');
+    assert.doesNotMatch(await text(page, '.lm-ladder'), /Longer runs/);
+  });
+});

@@ -150,3 +150,49 @@ test('predict, then reveal: the 3rd word sees 3 keys under the causal mask (Chin
   assertClean(zh.log, browser.origin);
   await zh.page.close();
 });
+
+// In the page at 375 px: the page's overflow, and each map's region: its name,
+// its width and scroll width, and its map's width against the map's own size.
+function narrowView() {
+  const root = document.querySelector('[data-widget="masking"]');
+  return {
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+    regions: [...root.querySelectorAll('.mask-map')].map((region) => {
+      const map = region.querySelector('svg.heatmap');
+      const box = region.getBoundingClientRect();
+      return {
+        role: region.getAttribute('role'), name: document.getElementById(region.getAttribute('aria-labelledby'))?.textContent ?? '',
+        tabIndex: region.tabIndex, right: box.right, client: region.clientWidth, scroll: region.scrollWidth,
+        shown: map.getBoundingClientRect().width, natural: Number(map.getAttribute('width')),
+      };
+    }),
+  };
+}
+
+test('at 375 px: the maps fit the screen, scaled down, or scroll inside a region named by their caption', async () => {
+  const long = 'The Law will never be perfect, but its application should be just';
+  for (const [path, lang] of [['?lang=zh#masking', 'zh'], [`?lang=en&masking.sentence=${encodeURIComponent(long)}#masking`, 'en']]) {
+    await withPage(browser, path, { viewport: { width: 375, height: 800 } }, async ({ page }) => {
+      await whenReady(`main ${W}`)(page);
+      const seen = await page.evaluate(narrowView);
+      assert.ok(seen.overflow <= 0, `${lang}: the page scrolls sideways by ${seen.overflow} px`);
+      assert.equal(seen.regions.length, 2);
+      for (const region of seen.regions) {
+        assert.equal(region.role, 'region');
+        assert.ok(region.name.length > 10, `${lang}: named by its caption ("${region.name}")`);
+        assert.equal(region.tabIndex, 0, 'the keyboard reaches it');
+        assert.ok(region.right <= 375, `${lang}: the region ends on the screen (${region.right})`);
+        assert.ok(region.shown >= 0.75 * region.natural - 1, `${lang}: the map at ${region.shown} px of its ${region.natural}: readable`);
+        if (region.natural * 0.75 <= region.client) assert.ok(region.scroll <= region.client + 1, `${lang}: a map that can fit, fits`);
+      }
+      if (lang === 'en') {
+        // thirteen words do not fit: the region scrolls, and the arrow keys scroll it
+        const region = page.locator(`${W} .mask-map`).first();
+        assert.ok(seen.regions[0].scroll > seen.regions[0].client, 'the long sentence\'s map scrolls in its region');
+        await region.focus();
+        await page.keyboard.press('ArrowRight');
+        await eventually(async () => (await region.evaluate((r) => r.scrollLeft)) > 0, { message: 'the arrow key scrolls the map' });
+      }
+    });
+  }
+});

@@ -124,3 +124,34 @@ test('at q = (0.8, 1.0) dog and tiger tie for the top (q·k = 2.22 both): named 
     assert.match(verdict, new RegExp(`The dot product favours “dog” and “tiger” equally \\(${want.dotWeights[1].toFixed(3)} each\\), the kernel “dog”:`));
     assert.equal(await page.locator(`${W} .vec-verdict`).getAttribute('data-dot-top'), 'tie');
   }));
+// In the page: the query's arrowhead, handle and label against the plane's svg,
+// and where the head's tip is against the query's point (both in the svg's px)
+function queryParts() {
+  const svg = document.querySelector('[data-widget="vectors"] svg.plane');
+  const s = svg.getBoundingClientRect(), k = s.width / svg.viewBox.baseVal.width;
+  const box = (e) => { const b = e.getBoundingClientRect(); return { left: b.left - s.left, top: b.top - s.top, right: b.right - s.left, bottom: b.bottom - s.top }; };
+  const head = svg.querySelector('.plane-head-query');
+  const handle = svg.querySelector('.plane-handle');
+  return {
+    size: { width: s.width, height: s.height },
+    head: head && box(head), handle: box(handle), label: box(svg.querySelector('.plane-query-label')),
+    tip: head && head.getAttribute('d').match(/^M([-\d.]+),([-\d.]+)/).slice(1).map((v) => Number(v) * k),
+    point: [Number(handle.getAttribute('cx')) * k, Number(handle.getAttribute('cy')) * k],
+  };
+}
+
+test('the query\'s arrow at every corner of the plane: its head, its tip on the point, its handle and its label inside the svg', async () => {
+  for (const [qx, qy] of [[3, 3], [-3, -3], [3, -3], [-3, 3], [0.1, 0]]) {
+    await withPage(browser, `embed.html?widget=vectors&qx=${qx}&qy=${qy}`, {}, async ({ page }) => {
+      await ready(page);
+      const parts = await page.evaluate(queryParts);
+      assert.ok(parts.head, `(${qx}, ${qy}): the arrowhead is drawn`);
+      assert.ok(Math.hypot(parts.tip[0] - parts.point[0], parts.tip[1] - parts.point[1]) < 0.5, `(${qx}, ${qy}): the tip is the query's point`);
+      for (const part of ['head', 'handle', 'label']) {
+        const b = parts[part];
+        assert.ok(b.left >= 0 && b.top >= 0 && b.right <= parts.size.width && b.bottom <= parts.size.height,
+          `(${qx}, ${qy}): the ${part} inside the plane ${JSON.stringify(b)}`);
+      }
+    });
+  }
+});

@@ -177,7 +177,7 @@ namespace {
 // The add-k n-gram loss by plain counting of strings: the contexts are the n - 1
 // tokens before, ⏎ (0) before the start.
 double ngram_reference(Index order, const std::vector<Ids>& from, const std::vector<Ids>& texts, double k,
-                       double vocab) {
+                       double vocab, double* unseen = nullptr) {
     std::map<std::vector<std::int32_t>, double> joint, context;
     auto windows = [order](const Ids& text, auto&& visit) {
         Ids seq = {0};
@@ -195,14 +195,16 @@ double ngram_reference(Index order, const std::vector<Ids>& from, const std::vec
             ctx.push_back(x);
             joint[ctx] += 1;
         });
-    double sum = 0, count = 0;
+    double sum = 0, count = 0, never = 0;
     for (const Ids& t : texts)
         windows(t, [&](std::vector<std::int32_t> ctx, std::int32_t x) {
             const double c = context[ctx];
+            never += c == 0;
             ctx.push_back(x);
             sum -= std::log((joint[ctx] + k) / (c + k * vocab));
             count += 1;
         });
+    if (unseen) *unseen = never / count;
     return sum / count;
 }
 
@@ -233,8 +235,12 @@ TEST_CASE("baselines: add-k n-grams as plain counting gives them, k chosen on th
         CAPTURE(order);
         CHECK(got.order == order);
         CHECK(got.k == k);
-        CHECK(got.loss == doctest::Approx(ngram_reference(order, train_ids, held_ids, k, V)).epsilon(1e-12));
+        double unseen = -1;
+        CHECK(got.loss == doctest::Approx(ngram_reference(order, train_ids, held_ids, k, V, &unseen)).epsilon(1e-12));
+        CHECK(got.unseen == unseen);  // the share of held-out contexts no training text has
+        if (order == 1) CHECK(got.unseen == 0);
     }
+    CHECK(b.ladder[3].unseen > b.ladder[1].unseen);  // "cc" and "dabcd" hold runs the training texts lack
     CHECK(&model.baselines() == &b);  // computed once
     LanguageModel no_held(small_lm_options({"abc"}, {}));
     CHECK(contains(error_of([&] { no_held.baselines(); }), "held_out is empty"));

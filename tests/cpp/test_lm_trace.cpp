@@ -168,3 +168,34 @@ TEST_CASE("generation one token at a time: the full forward's rows, generate()'s
     model.step(1);
     CHECK(contains(error_of([&] { model.next_token(); }), "no generation in progress"));
 }
+
+TEST_CASE("generation's two phases: the prefill of the prompt in one pass, the decode steps through the cache") {
+    LanguageModel model(trained_options());
+    model.step(5);
+    GenerateOptions g;
+    g.prompt = "abc";
+    g.temperature = 1;
+    std::vector<DecodeStep> steps;
+    for (g.seed = 1; g.seed < 50; ++g.seed) {  // a seed whose first sample is not ⏎: something is decoded
+        steps = model.begin_generation(g);
+        if (!steps.back().done) break;
+    }
+    REQUIRE(steps.size() == 4);  // ⏎ a b c: m = 4
+    REQUIRE(!steps.back().done);
+    while (!steps.back().done) steps.push_back(model.next_token());
+    // by hand, d = 8, L = 2, m = 4: 2 (12 * 64 * 4 + 4 * 5 * 8) + 8 vocab: every position's
+    // cached cost, but the logits of the last position only
+    const double unembedding = 8.0 * double(model.vocab());
+    CHECK(model.prefill_multiply_adds(4) == 2 * (3072 + 160) + unembedding);
+    double prompt = 0;
+    for (Index t = 0; t < 4; ++t) prompt += model.cached_multiply_adds(t);
+    CHECK(model.prefill_multiply_adds(4) == prompt - 3 * unembedding);
+    double decoded = 0;
+    for (size_t k = 0; k < steps.size(); ++k) {
+        CHECK(steps[k].prefill_multiply_adds == model.prefill_multiply_adds(4));
+        if (k >= 4) decoded += steps[k].cached_multiply_adds;
+        CHECK(steps[k].decode_multiply_adds == decoded);  // 0 while the prompt is read
+    }
+    CHECK(steps.size() > 4);
+    CHECK(decoded > 0);
+}

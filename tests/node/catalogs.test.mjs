@@ -10,6 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { CATALOGS, LANGUAGES, translator } from '../../web/i18n/i18n.js';
 import { layout, parseMessage, plainText, typeset } from '../../web/i18n/typeset.js';
 import { WIDGETS } from '../../web/widgets/index.js';
+import { glossaryEntries, splitDefinition } from '../../web/page/glossary.js';
 
 const WEB = new URL('../../web/', import.meta.url);
 const en = CATALOGS.en;
@@ -86,6 +87,8 @@ function sources() {
   for (const file of readdirSync(new URL('render/', WEB))) out.push({ file: `render/${file}`, sections: ['common'] });
   // the training widget's own modules (its drawing, controller and loop)
   for (const file of readdirSync(new URL('widgets/training/', WEB))) out.push({ file: `widgets/training/${file}`, sections: ['training', 'common'] });
+  // the generation widget's parts (its text, the kept set, the phases)
+  for (const file of readdirSync(new URL('widgets/generation/', WEB))) out.push({ file: `widgets/generation/${file}`, sections: ['generation', 'common'] });
   // the language model's (its drawing and loop)
   for (const file of readdirSync(new URL('widgets/language-model/', WEB))) {
     out.push({ file: `widgets/language-model/${file}`, sections: ['language-model', 'common'] });
@@ -119,7 +122,7 @@ for (const [name, load] of Object.entries(WIDGETS)) {
     const def = await load();
     assert.equal(def.name, name);
     assert.equal(def.strings, undefined, 'no strings of its own');
-    const labels = def.controls.filter((c) => !c.hidden).flatMap((c) => [c.label, ...(c.options ?? []).map((o) => o.label),
+    const labels = def.controls.filter((c) => !c.hidden).flatMap((c) => [c.label, ...(c.altLabel ? [c.altLabel.label] : []), ...(c.options ?? []).map((o) => o.label),
       ...(c.presets ?? []).flatMap((p) => [p.label, p.value]), ...(c.unit ? [c.unit] : [])]);
     if (def.quiz) labels.push(def.quiz.question, ...def.quiz.options.map((o) => o.label));
     for (const lang of LANGUAGES) {
@@ -199,8 +202,26 @@ test('glossary: every marked term is defined, every defined term is used, each a
     assert.deepEqual(Object.keys(CATALOGS[lang].glossary), Object.keys(en.glossary), `${lang}: the glossary's terms`);
   }
   assert.deepEqual([...used].sort(), Object.keys(en.glossary).sort(), 'every term is used');
-  // the issue's list of terms used before they are explained
-  for (const id of ['entropy', 'nats', 'adam', 'heldOut', 'leaveOneOut', 'decoder', 'temperature', 'topK']) assert.ok(used.has(id), id);
+  // terms used before they are explained, and the words of the later sections
+  for (const id of ['entropy', 'nats', 'adam', 'heldOut', 'leaveOneOut', 'decoder', 'temperature', 'topK', 'token', 'gelu',
+    'unembedding', 'backprop', 'logits', 'nadarayaWatson', 'prefill', 'decode', 'topP', 'minP']) assert.ok(used.has(id), id);
+});
+
+test('glossary: every definition starts with its headword, and the page\'s list has every term once, in each language\'s order', () => {
+  for (const lang of LANGUAGES) {
+    for (const [id, text] of Object.entries(CATALOGS[lang].glossary)) {
+      const parts = splitDefinition(text);
+      assert.ok(parts, `${lang}.glossary.${id}: "Headword: definition"`);
+      assert.ok(parts[0].length >= 1 && parts[0].length <= 48 && parts[1].length > 20, `${lang}.glossary.${id}: "${parts[0]}"`);
+    }
+    const entries = glossaryEntries(lang);
+    assert.deepEqual(entries.map((e) => e.id).sort(), Object.keys(en.glossary).sort(), `${lang}: every term once`);
+    const names = entries.map((e) => plainText(e.term));
+    assert.deepEqual(names, [...names].sort(new Intl.Collator(CATALOGS[lang].meta.tag).compare), `${lang}: alphabetical`);
+  }
+  assert.equal(plainText(glossaryEntries('en').find((e) => e.id === 'prefill').term), 'Prefill');
+  assert.equal(plainText(glossaryEntries('zh').find((e) => e.id === 'token').term), '词元（token）');
+  assert.match(plainText(glossaryEntries('en').find((e) => e.id === 'gelu').definition), /^x times the probability/);
 });
 
 test('glossary: a marked term is a button that opens its definition in a popover and names it as its description', (context) => {
@@ -214,10 +235,14 @@ test('glossary: a marked term is a button that opens its definition in a popover
   assert.equal(button.text, 'entropy');
   assert.equal(button.dataset.term, 'entropy');
   assert.equal(button.attributes.popovertarget, box.id);
-  assert.equal(button.attributes['aria-describedby'], box.id);
   assert.equal(box.attributes.popover, '');
-  assert.equal(box.attributes.role, 'tooltip');
-  assert.match(box.children[0].children.map((c) => c.text).join(''), /^Entropy of a row of weights: −Σ w log w/);
+  // its description: the definition alone; below it, the link to the glossary's entry (shown where the page has one)
+  const [words, link] = box.children;
+  assert.equal(button.attributes['aria-describedby'], words.id);
+  assert.match(words.children[0].children.map((c) => c.text).join(''), /^Entropy: of a row of weights, −Σ w log w/);
+  assert.equal(link.name, 'a');
+  assert.equal(link.href, '#glossary-entropy');
+  assert.equal(link.text, 'In the glossary');
   // each use its own ids; in plain text, in SVG and in other languages' plain text the term is its word
   assert.notEqual(translator('en', 'softmax-scaling').rich('explainD', {}).children.find((c) => c.name === 'span').children[1].id, box.id);
   assert.match(t('explainD', { n: 8, d: 64, max: '2.079' }), /\(entropy near 0\)/);

@@ -49,7 +49,7 @@ export function translator(lang, section = 'common') {
     const text = own(CATALOGS[lang]?.glossary, id) ?? own(en.glossary, id);
     return text === undefined ? null : layout(text);
   };
-  t.rich = (key, vars) => typeset(layout(template(key), vars), { define });
+  t.rich = (key, vars) => typeset(layout(template(key), vars), { define, more: t('glossaryLink') });
   t.svg = (key, vars) => typeset(layout(template(key), vars), { svg: true });
   t.lang = lang;
   t.section = section;

@@ -8,11 +8,14 @@
 //   layout(template, vars)  -> runs [{ text, shift: null | 'sup' | 'sub', term? }]   (pure)
 //   plainText(runs)         -> a string: Unicode superscripts and subscripts where
 //                              they exist (attributes, <option>, CSV, titles); a term as its text
-//   typeset(runs, { svg, define }) -> a DocumentFragment: text nodes and <sup>/<sub>,
+//   typeset(runs, { svg, define, more }) -> a DocumentFragment: text nodes and <sup>/<sub>,
 //                              or <tspan baseline-shift> inside SVG text; with
 //                              define(id) -> the definition's runs, a term is a
 //                              button that opens its definition in a popover
-//                              (and names it as its description for screen readers)
+//                              (and names it as its description for screen readers);
+//                              more: the words of a link from the popover to the term's
+//                              entry in the page's glossary (#glossary-<id>), shown
+//                              when the document has that entry (the page, not an embed)
 import { doc as pageDocument } from '../runtime/dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -114,11 +117,11 @@ export function plainText(runs) {
 
 // Runs as DOM nodes (text nodes only: nothing is ever parsed as HTML).
 // svg: for inside an SVG <text>, where <sup>/<sub> do not exist.
-export function typeset(runs, { svg = false, doc = pageDocument, define = null } = {}) {
+export function typeset(runs, { svg = false, doc = pageDocument, define = null, more = '' } = {}) {
   const fragment = doc.createDocumentFragment();
   for (const { text, shift, term } of runs) {
     const definition = term && !svg && define ? define(term) : null;
-    if (definition) { fragment.append(termNode(doc, term, text, typeset(definition, { doc }))); continue; }
+    if (definition) { fragment.append(termNode(doc, term, text, typeset(definition, { doc }), more)); continue; }
     if (!shift) { fragment.append(doc.createTextNode(text)); continue; }
     let node;
     if (svg) {
@@ -136,9 +139,10 @@ export function typeset(runs, { svg = false, doc = pageDocument, define = null }
 
 // A glossary term: a button that opens its definition in a popover (the
 // Popover API: Enter or Space opens it, Escape or a click elsewhere closes it),
-// the definition its accessible description. Each use gets its own ids.
+// the definition its accessible description, and below it a link to the
+// term's entry in the page's glossary where there is one. Each use gets its own ids.
 let terms = 0;
-function termNode(doc, id, text, definition) {
+function termNode(doc, id, text, definition, more) {
   const key = `term-${id}-${++terms}`;
   const wrap = doc.createElement('span');
   wrap.className = 'term';
@@ -148,16 +152,28 @@ function termNode(doc, id, text, definition) {
   button.dataset.term = id;
   button.textContent = text;
   button.setAttribute('popovertarget', key);
-  button.setAttribute('aria-describedby', key);
+  button.setAttribute('aria-describedby', `${key}-text`);
   const box = doc.createElement('span');
   box.id = key;
   box.className = 'term-definition';
   box.setAttribute('popover', '');
-  box.setAttribute('role', 'tooltip');
-  box.append(definition);
+  const words = doc.createElement('span');
+  words.id = `${key}-text`;
+  words.append(definition);
+  box.append(words);
+  const link = more ? doc.createElement('a') : null;
+  if (link) {
+    link.className = 'term-more';
+    link.href = `#glossary-${id}`;
+    link.textContent = more;
+    link.hidden = true;
+    link.addEventListener('click', () => box.hidePopover?.());
+    box.append(link);
+  }
   // below the word, inside the window (the top layer ignores the page's layout)
   box.addEventListener('toggle', (event) => {
     if (event.newState !== 'open') return;
+    if (link) link.hidden = !doc.getElementById(`glossary-${id}`);
     const view = doc.defaultView, at = button.getBoundingClientRect();
     const width = box.offsetWidth, height = box.offsetHeight;
     box.style.left = `${Math.max(4, Math.min(at.left, view.innerWidth - width - 4))}px`;

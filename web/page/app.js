@@ -2,11 +2,12 @@
 // under its own prefix in the URL (?kv-query.q=172&attention-map.sentence=...),
 // and the page's own text follows the language switch, which offers every
 // language that has a catalog; the table of contents names every section by
-// its widget's title.
+// its widget's title; the glossary, the last section, lists every term.
 import { LANGUAGES, detectLanguage, languageTag, message, translator } from '../i18n/i18n.js';
 import { mountByName } from '../runtime/mount.js';
 import { flushState } from '../runtime/state.js';
 import { createToc } from './toc.js';
+import { fillGlossary } from './glossary.js';
 
 let lang = detectLanguage();
 
@@ -16,6 +17,7 @@ function translatePage() {
   document.title = t('documentTitle');
   for (const node of document.querySelectorAll('[data-i18n]')) node.replaceChildren(t.rich(node.dataset.i18n));
   for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
+  for (const list of document.querySelectorAll('.glossary-list')) fillGlossary(list, lang);
 }
 
 const toc = createToc(document.querySelector('nav.toc'));

@@ -1,6 +1,6 @@
 // The arc view: the tokens in a row; from the chosen query token, one arc to
 // every key token, as thick and opaque as its weight. Pure: data in, element out.
-import { svg, textWidth } from './svg.js';
+import { svg, textWidth, FONT_FAMILY } from './svg.js';
 import { formatNumber } from './format.js';
 
 // tokens: labels; weights: row-major (n, n); query: the row to draw.
@@ -12,7 +12,7 @@ export function arcs({ tokens, weights, query = 0, title = '', minWeight = 0.02 
   for (const g of gaps) { xs.push(x + g / 2); x += g; }
   const width = x + 10, height = 30 + Math.min(160, width / 3);
   const base = height - 26;
-  const root = svg('svg', { class: 'arcs', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, 'font-family': 'system-ui, sans-serif' });
+  const root = svg('svg', { class: 'arcs', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, 'font-family': FONT_FAMILY });
   root.append(svg('title', {}, title));
   for (let j = 0; j < n; j++) {
     const w = weights[query * n + j];

@@ -1,12 +1,12 @@
 // Several drawn SVGs in one, each under its title: the export of a widget
 // that shows more than one map. Pure: elements in, a new element out (the
 // given SVGs are moved into it, so pass freshly drawn ones).
-import { svg, textWidth } from './svg.js';
+import { svg, textWidth, FONT_FAMILY } from './svg.js';
 
 // items: [{ title, svg, newRow? }]; newRow starts a new line of figures.
 export function composite(items, { gap = 24, title = '' } = {}) {
   const head = 22;
-  const root = svg('svg', { role: 'img', 'aria-label': title, 'font-family': 'system-ui, sans-serif' });
+  const root = svg('svg', { role: 'img', 'aria-label': title, 'font-family': FONT_FAMILY });
   let x = 0, y = 0, rowHeight = 0, width = 0;
   for (const item of items) {
     const w = Number(item.svg.getAttribute('width')), h = Number(item.svg.getAttribute('height')) + head;

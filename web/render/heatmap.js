@@ -31,7 +31,7 @@
 //   <rect class="heatmap-ring"> the selection, one for the map, moved from cell to cell
 import { MASKED, inkOn, viridis } from './color.js';
 import { doc } from '../runtime/dom.js';
-import { svg, textWidth } from './svg.js';
+import { svg, textWidth, FONT_FAMILY } from './svg.js';
 import { formatNumber } from './format.js';
 
 // the cells drawNext() draws at a time (whole rows, at least one)
@@ -99,7 +99,7 @@ export function heatmap({
   const { rows, cols, cell, width, height } = size;
   const root = svg('svg', {
     class: 'heatmap', viewBox: `0 0 ${width} ${height}`, width, height,
-    role: 'group', 'aria-label': title, 'font-family': 'system-ui, sans-serif',
+    role: 'group', 'aria-label': title, 'font-family': FONT_FAMILY,
   });
   root.style.maxWidth = `${width}px`;
   root.append(svg('title', {}, title));

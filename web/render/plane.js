@@ -12,18 +12,28 @@
 //   circle: a radius to draw as a dashed circle (keys of one length lie on it).
 import { svg } from './svg.js';
 
+// PAD: room around the plane for what stands beyond a vector's end at the
+// extent: the query's head, its handle (r 9 and its focus ring) and its label
+// (12 px out, 14 px type); the keys' labels
 const SIZE = 320, PAD = 30;
+// arrowheads: length and half-width (px) of the keys' and the query's
+const HEADS = { key: [10, 4], query: [13, 5.5] };
 
-// the arrowheads of the keys (id-key) and of the query (id-query)
-function arrowHeads(id) {
-  const head = (name, cls) => {
-    const marker = svg('marker', { id: name, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
-    marker.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }));
-    return marker;
-  };
-  const defs = svg('defs');
-  defs.append(head(`${id}-key`, 'plane-head-key'), head(`${id}-query`, 'plane-head-query'));
-  return defs;
+// An arrow from (x0, y0) to (x1, y1), screen px: a shaft that stops where its
+// head begins, and the head, a triangle whose tip is the vector's end (drawn,
+// not a marker, so that its tip is exactly the point shown, and its box is
+// known). A vector of length 0 has no head.
+function setArrow(shaft, head, [x0, y0, x1, y1], [length, half]) {
+  const d = Math.hypot(x1 - x0, y1 - y0);
+  const ux = d ? (x1 - x0) / d : 0, uy = d ? (y1 - y0) / d : 0;
+  const back = Math.min(length, d);  // the head's base, from the tip
+  const bx = x1 - ux * back, by = y1 - uy * back;
+  shaft.setAttribute('x1', x0);
+  shaft.setAttribute('y1', y0);
+  shaft.setAttribute('x2', bx);
+  shaft.setAttribute('y2', by);
+  const w = d ? half : 0;
+  head.setAttribute('d', `M${x1},${y1} L${bx - uy * w},${by + ux * w} L${bx + uy * w},${by - ux * w} Z`);
 }
 
 // the axes and a grid line at each whole unit
@@ -41,16 +51,17 @@ export function plane({ vectors, query, extent, step, circle = null, title = '',
   const px = (x) => SIZE / 2 + x * unit, py = (y) => SIZE / 2 - y * unit;
   const root = svg('svg', { class: 'plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE, role: 'group', 'aria-label': title });
   root.append(svg('title', {}, title));
-  const id = `plane-${Math.random().toString(36).slice(2)}`;
   const keys = svg('g', { 'aria-hidden': 'true' });
-  root.append(arrowHeads(id), gridLines(extent, px, py), keys);
+  root.append(gridLines(extent, px, py), keys);
   const drawKeys = (list, radius) => {
     keys.replaceChildren();
     if (radius) keys.append(svg('circle', { class: 'plane-circle', cx: px(0), cy: py(0), r: radius * unit }));
     for (const v of list) {
       const g = svg('g', { class: 'plane-key' });
       g.style.opacity = String(0.35 + 0.65 * (v.weight ?? 1));
-      g.append(svg('line', { x1: px(0), y1: py(0), x2: px(v.x), y2: py(v.y), 'marker-end': `url(#${id}-key)` }));
+      const shaft = svg('line'), head = svg('path', { class: 'plane-head-key' });
+      setArrow(shaft, head, [px(0), py(0), px(v.x), py(v.y)], HEADS.key);
+      g.append(shaft, head);
       const away = Math.hypot(v.x, v.y) || 1;
       g.append(svg('text', { x: px(v.x) + (10 * v.x) / away, y: py(v.y) - (10 * v.y) / away, 'text-anchor': v.x < 0 ? 'end' : 'start',
         'dominant-baseline': 'central', class: 'plane-label' }, v.label));
@@ -58,14 +69,14 @@ export function plane({ vectors, query, extent, step, circle = null, title = '',
     }
   };
   drawKeys(vectors, circle);
-  const arrow = svg('line', { class: 'plane-query', x1: px(0), y1: py(0), 'marker-end': `url(#${id}-query)`, 'aria-hidden': 'true' });
+  const arrow = svg('line', { class: 'plane-query', 'aria-hidden': 'true' });
+  const tip = svg('path', { class: 'plane-head-query', 'aria-hidden': 'true' });
   const label = svg('text', { class: 'plane-query-label', 'aria-hidden': 'true' }, query.label);
   const handle = svg('circle', { class: 'plane-handle', r: 9, tabindex: 0, role: 'slider', 'aria-roledescription': '2-D slider' });
-  root.append(arrow, label, handle);
+  root.append(arrow, tip, label, handle);
   let at = { x: query.x, y: query.y };
   const place = () => {
-    arrow.setAttribute('x2', px(at.x));
-    arrow.setAttribute('y2', py(at.y));
+    setArrow(arrow, tip, [px(0), py(0), px(at.x), py(at.y)], HEADS.query);
     handle.setAttribute('cx', px(at.x));
     handle.setAttribute('cy', py(at.y));
     label.setAttribute('x', px(at.x) + 12);

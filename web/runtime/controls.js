@@ -1,6 +1,7 @@
 // Builds a widget's controls from its declarative description (see state.js).
 // Labels are string keys, translated with t:
-//   { key, type: 'range', label, unit, min, max, step, enabled?(state) }
+//   { key, type: 'range', label, unit, min, max, step, enabled?(state), altLabel?: { when(state), label } }
+//                      (altLabel: another label where the slider does something else)
 //   { key, type: 'choice', label, options: [{ value, label }], enabled?(state) }   pill buttons
 //   { key, type: 'select', label, options: [{ value, label }] }                    a drop-down
 //   { key, type: 'toggle', label }                                                 a checkbox
@@ -36,9 +37,13 @@ function rangeControl(control, t, onInput) {
   output.htmlFor.add(id);
   input.addEventListener('input', () => onInput(control.key, Number(input.value)));
   box.append(label, output, input);
+  let named = control.label;
   return {
     element: box,
     sync(state) {
+      const name = control.altLabel?.when(state) ? control.altLabel.label : control.label;
+      if (name !== named) label.replaceChildren(t.rich(name));
+      named = name;
       const x = state[control.key];
       input.value = String(x);
       input.setAttribute('aria-valuetext', show(x));

@@ -59,7 +59,8 @@ export interface LanguageModelEvaluation {
 }
 
 export interface NextTokens {
-  /** the 20 most likely next tokens (fewer if the vocabulary is smaller), most likely first; ⏎ is the end */
+  /** the 20 most likely next tokens (fewer if the vocabulary is smaller; in a DecodeStep, the kept ones), most
+   *  likely first; ⏎ is the end */
   tokens: string[];
   /** their probabilities, descending */
   probabilities: Float32Array;
@@ -135,6 +136,9 @@ export interface NgramBaseline {
   loss: number;
   /** the add-k smoothing chosen on the last tenth of the training texts (counted on the rest) */
   k: number;
+  /** the share of the held-out characters whose context (the order - 1 tokens before them) no training
+   *  text has: for those the model can only guess evenly, 1 / vocab (0 for the unigram) */
+  unseen: number;
 }
 
 export interface Baselines {
@@ -153,6 +157,13 @@ export interface GenerateOptions {
   temperature?: number;
   /** sample among the k most likely; 0: all (default 20). The unknown token � is never written. */
   topK?: number;
+  /** then keep the fewest most likely tokens whose probabilities (over the top k) sum to at least topP: the
+   *  nucleus, in (0, 1]; 1 keeps all (default 1) */
+  topP?: number;
+  /** then keep the tokens at least minP times as likely as the most likely one, in [0, 1]; 0 keeps all
+   *  (default 0). The kept tokens' probabilities are renormalised to sum to 1; with topP 1 and minP 0 they are
+   *  top-k's as they are. */
+  minP?: number;
   /** the sampling seed: the same seed, model and options give the same text (default 1) */
   seed?: number;
 }
@@ -206,10 +217,20 @@ export interface DecodeStep {
   attention: { cached: number; uncached: number };
   /** keys and values kept after it: 2 layers (t + 1) d numbers */
   cacheNumbers: number;
+  /** the generation's prefill: ⏎ and the prompt, m positions, in one pass (every row of their causal map,
+   *  the logits of the last): layers (12 d² m + m (m + 1) d) + d vocab */
+  prefillMultiplyAdds: number;
+  /** its decode steps so far, one written token each through the cache (the sum of their
+   *  cachedMultiplyAdds; 0 while the prompt is read) */
+  decodeMultiplyAdds: number;
   /** the token sampled to follow ('' once done) */
   next: string;
   /** ⏎ was sampled, or the context is full: nextToken() then throws */
   done: boolean;
+  /** what `next` was drawn from: the tokens the filters kept (topK, topP, minP), most likely first, with their
+   *  renormalised probabilities (summing to 1; temperature 0: the most likely alone, 1). Empty for a prompt
+   *  token that is followed by the prompt's next one (nothing was sampled). */
+  kept: NextTokens;
 }
 
 export interface LanguageModelVocabulary {

@@ -6,7 +6,7 @@
 import { element, liveElement } from '../runtime/dom.js';
 import { message } from '../i18n/i18n.js';
 import { PALETTE } from '../render/plot.js';
-import { svg } from '../render/svg.js';
+import { svg, FONT_FAMILY } from '../render/svg.js';
 
 export const name = 'concepts';
 
@@ -77,7 +77,7 @@ export function diagram(scene, t, { compact = false } = {}) {
   // where the links leave you: the right of the circle, or its bottom when compact
   const from = compact ? [you.x, you.y + 34] : [you.x + 34, you.y];
   const root = svg('svg', { class: `cc-diagram${compact ? ' is-compact' : ' is-wide'}`, viewBox: `0 0 ${L.W} ${L.H}`, width: L.W, height: L.H, role: 'img',
-    'aria-label': `${t('figureTitle')}. ${t(focused ? 'figureFocused' : 'figureSaliency')}`, 'font-family': 'system-ui, sans-serif' });
+    'aria-label': `${t('figureTitle')}. ${t(focused ? 'figureFocused' : 'figureSaliency')}`, 'font-family': FONT_FAMILY });
   root.append(svg('title', {}, t('figureTitle')));
   const voices = ['voiceMusic', 'voiceFriend', 'voiceChatter', 'voiceName', 'voiceGlasses'];
   root.append(svg('text', { x: box.x + box.w / 2, y: yOf(0) - 12, 'text-anchor': 'middle', 'font-size': 12, fill: 'currentColor', 'fill-opacity': 0.75 }, t('keys')));

@@ -52,7 +52,9 @@ export const controls = [
   { key: 'mode', type: 'choice', label: 'mode', enabled: sentences, options: [
     { value: 'both', label: 'both' }, { value: 'cross', label: 'cross' }, { value: 'self', label: 'self' }] },
   { key: 'dK', type: 'choice', label: 'dK', enabled: sentences, options: ['4', '16', '64'].map((v) => ({ value: v, label: v })) },
-  { key: 'seed', type: 'range', label: 'seed', min: 0, max: 99, step: 1 },
+  // random: the seed of the projections drawn; learned: the training's (its first weights and its batches)
+  { key: 'seed', type: 'range', label: 'seed', min: 0, max: 99, step: 1,
+    altLabel: { when: (state) => state.projections === 'learned', label: 'seedLearned' } },
   // the focused cell, and in which map
   { key: 'map', type: 'choice', hidden: true, options: [{ value: 'cross', label: 'cross' }, { value: 'self', label: 'self' }] },
   { key: 'row', type: 'range', min: 0, max: 63, step: 1, hidden: true },

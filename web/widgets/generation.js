@@ -3,15 +3,19 @@
 // the causal map grows by one row, and only that row is computed, against the
 // keys and values of the earlier positions kept in the cache. Counters give
 // what the token cost with the cache and without it (every position again),
-// and the cache's size, 2 · L · n · d numbers. The model is the small names
+// and the cache's size, 2 · L · n · d numbers; the two phases, the prefill of
+// the prompt and the decode steps, with their costs; the set each token is drawn
+// from (temperature, top-k, top-p, min-p). The model is the small names
 // model of the transformer-block section (names-model.js); the core generates
-// (lm.beginGeneration, lm.nextToken) and counts.
+// (lm.beginGeneration, lm.nextToken) and counts. A prompt character the model
+// cannot read is left out, and said (generation/parts.js).
 import { element, liveElement } from '../runtime/dom.js';
 import { formatCount, formatNumber } from '../render/format.js';
 import { heatmap } from '../render/heatmap.js';
 import { svg } from '../render/svg.js';
 import { actionButton, statGrid } from '../live/parts.js';
 import { NAMES_MODEL, modelKeeper } from './names-model.js';
+import { keptSet, phases, readablePrompt, showDropped, textNodes } from './generation/parts.js';
 
 export const name = 'generation';
 // it trains a model: its module and its data load when it comes near the screen
@@ -24,12 +28,15 @@ export const assets = ['wasm/attention-training.js', 'data/names.json'];
 const LAYERS = 2;
 export const MAX_TOKENS = 15;
 
-export const defaults = { prompt: '', seed: 1, temperature: 0.8, tokens: 3, layer: '1', head: '1' };
+export const defaults = { prompt: '', seed: 1, temperature: 0.8, topK: 20, topP: 1, minP: 0, tokens: 3, layer: '1', head: '1' };
 
 export const controls = [
   { key: 'prompt', type: 'text', label: 'prompt', maxLength: 8 },
   { key: 'seed', type: 'range', label: 'seed', min: 1, max: 100, step: 1 },
   { key: 'temperature', type: 'range', label: 'temperature', min: 0, max: 1.5, step: 0.05 },
+  { key: 'topK', type: 'range', label: 'topK', min: 0, max: 54, step: 1 },
+  { key: 'topP', type: 'range', label: 'topP', min: 0.05, max: 1, step: 0.05 },
+  { key: 'minP', type: 'range', label: 'minP', min: 0, max: 0.5, step: 0.01 },
   { key: 'layer', type: 'choice', label: 'layer', options: ['1', '2'].map((v) => ({ value: v, label: v })) },
   { key: 'head', type: 'choice', label: 'head', options: ['1', '2', '3', '4'].map((v) => ({ value: v, label: v })) },
   { key: 'tokens', type: 'range', hidden: true, min: 0, max: MAX_TOKENS, step: 1 },
@@ -40,22 +47,26 @@ const keeper = modelKeeper();
 // "Next token" asks for one more step: the core computes one more row.
 let session = null;
 
-const optionsOf = (state) => ({ prompt: state.prompt, temperature: state.temperature, topK: 20, seed: state.seed });
+// the sampling of the state: temperature, then top-k, top-p and min-p (the core's order)
+const samplingOf = (state) => ({ temperature: state.temperature, topK: state.topK, topP: state.topP, minP: state.minP });
+const optionsOf = (state, prompt) => ({ prompt, ...samplingOf(state), seed: state.seed });
 
 export async function compute(att, state) {
   const lm = await keeper.model(att, LAYERS);
-  const key = JSON.stringify(optionsOf(state));
+  const { prompt, dropped } = readablePrompt(lm, state.prompt);
+  const key = JSON.stringify(optionsOf(state, prompt));
   const wanted = Math.max(0, Math.min(MAX_TOKENS, state.tokens));
   // the steps read the prompt (⏎ and its characters), then one per written token
   const written = () => session.steps.length - session.prompt;
   if (!session || session.key !== key || session.lm !== lm || written() > wanted) {
-    const steps = lm.beginGeneration(optionsOf(state));
+    const steps = lm.beginGeneration(optionsOf(state, prompt));
     session = { key, lm, steps, prompt: steps.length };
   }
   while (written() < wanted && !session.steps.at(-1).done) session.steps.push(lm.nextToken());
   const info = lm.info();
   return {
     steps: session.steps.slice(), prompt: session.prompt, written: written(), done: session.steps.at(-1).done,
+    promptText: prompt, dropped, sampling: samplingOf(state),
     layers: LAYERS, d: NAMES_MODEL.dModel, heads: NAMES_MODEL.heads, vocab: info.vocab, context: info.options.context,
   };
 }
@@ -66,8 +77,13 @@ export function build(body, ctx) {
   const restart = actionButton(t, 'restart', 'restart', () => ctx.setState({ tokens: 0 }));
   const bar = element('div', 'action-bar');
   bar.append(next, restart);
-  const text = element('p', 'gen-text');
+  const text = element('div', 'gen-text');
+  text.setAttribute('role', 'group');
   text.setAttribute('aria-label', t('textLabel'));
+  const dropped = element('p', 'gen-dropped');
+  dropped.setAttribute('role', 'status');
+  const kept = element('div', 'gen-kept');
+  const phase = liveElement('p', 'gen-phases');
   const mapBox = element('div', 'gen-map');
   const cache = element('div', 'gen-cache');
   const { grid: stats, fields } = statGrid(t, [['statCached', 'cached'], ['statUncached', 'uncached'], ['statCache', 'cacheNumbers']]);
@@ -80,8 +96,8 @@ export function build(body, ctx) {
   const side = element('div', 'gen-side');
   side.append(stats, cache);
   layout.append(mapBox, side);
-  body.append(bar, text, layout, verdict, attention, training);
-  return { next, text, mapBox, cache, fields, verdict, attention };
+  body.append(bar, dropped, text, kept, layout, phase, verdict, attention, training);
+  return { next, text, dropped, kept, phase, mapBox, cache, fields, verdict, attention };
 }
 
 // the rows so far of one head's causal map: (m, m), row t from step t
@@ -120,13 +136,14 @@ export function render(view, data, state, ctx) {
   const { t } = ctx;
   const last = data.steps.at(-1);
   view.next.disabled = data.done || data.written >= MAX_TOKENS;
-  // the text: ⏎ and the prompt read, the tokens written, the newest marked; what comes next
-  view.text.replaceChildren(...data.steps.map((s, i) => {
-    const kind = i < data.prompt ? 'gen-prompt' : 'gen-written';
-    const chip = element('span', `gen-token ${kind}${i === data.steps.length - 1 ? ' gen-newest' : ''}`, s.token);
-    chip.dataset.field = 'token';
-    return chip;
-  }), element('span', 'gen-next', !data.done ? t('sampled', { next: last.next }) : last.position + 1 >= data.context ? t('full', { n: data.context }) : t('ended')));
+  // the text: ⏎ and the prompt read (prefill), the tokens written (decode), the newest marked; what comes next
+  const full = data.done && last.position + 1 >= data.context;
+  showDropped(view.dropped, { dropped: data.dropped, prompt: data.promptText }, t);
+  view.text.replaceChildren(...textNodes(data, t,
+    element('span', 'gen-next', !data.done ? t('sampled', { next: last.next }) : full ? t('full', { n: data.context }) : t('ended'))));
+  // what the next token was drawn from: ⏎ when the name ended, nothing when the context is full
+  keptSet(view.kept, data, t, !data.done ? last.next : full ? null : '⏎');
+  view.phase.replaceChildren(phases(data, t));
   const map = causalMap(data, state, t);
   view.mapBox.replaceChildren(map.element);
 
@@ -178,10 +195,13 @@ export function exports(data, state, t) {
       rows: data.steps.map((s) => [s.position, s.token, s.next, s.cachedMultiplyAdds, s.uncachedMultiplyAdds, s.cacheNumbers,
         s.attention.cached, s.attention.uncached]),
     }),
-    json: () => ({ prompt: state.prompt, seed: state.seed, temperature: state.temperature, layer: Number(state.layer), head: Number(state.head),
+    json: () => ({ prompt: state.prompt, read: data.promptText, dropped: data.dropped, seed: state.seed, ...data.sampling,
+      layer: Number(state.layer), head: Number(state.head),
       steps: data.steps.map((s) => ({ position: s.position, token: s.token, next: s.next, done: s.done,
         row: Array.from(s.rows[Number(state.layer) - 1][Number(state.head) - 1]),
         cachedMultiplyAdds: s.cachedMultiplyAdds, uncachedMultiplyAdds: s.uncachedMultiplyAdds, attention: s.attention,
-        cacheNumbers: s.cacheNumbers })) }),
+        cacheNumbers: s.cacheNumbers,
+        kept: Object.fromEntries(s.kept.tokens.map((token, k) => [token, s.kept.probabilities[k]])) })),
+      prefillMultiplyAdds: data.steps.at(-1).prefillMultiplyAdds, decodeMultiplyAdds: data.steps.at(-1).decodeMultiplyAdds }),
   };
 }

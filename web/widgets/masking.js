@@ -70,10 +70,17 @@ export function build(body, ctx) {
   const tokens = element('ol', 'mask-tokens');
   tokens.setAttribute('aria-label', t('tokensLabel'));
 
+  // a map and its legend in a region named by its caption: on a narrow screen the
+  // map shrinks to 3/4 of its size at most, then scrolls sideways there (the keyboard
+  // scrolls it once the region has the focus)
   const panel = (title) => {
     const figure = element('figure', 'mask-panel');
     const caption = element('figcaption', 'mask-caption', t.rich(title));
+    caption.id = `mask-caption-${title}-${Math.random().toString(36).slice(2)}`;
     const map = element('div', 'mask-map');
+    map.setAttribute('role', 'region');
+    map.setAttribute('aria-labelledby', caption.id);
+    map.tabIndex = 0;
     figure.append(caption, map);
     return { figure, map };
   };
@@ -143,6 +150,7 @@ export function render(view, data, state, ctx) {
     if (i !== ctx.state.row || j !== ctx.state.col) ctx.setState({ row: i, col: j }, { quiet: true });
   };
   const m = maps(data, state, t, onCell);
+  for (const map of [m.before.element, m.after.element]) map.style.minWidth = `${Math.round(0.75 * Number(map.getAttribute('width')))}px`;
   view.before.replaceChildren(m.before.element, ...(m.range ? [legend({ min: m.range[0], max: m.range[1], label: t('scores'), digits: 2 })] : []));
   view.after.replaceChildren(m.after.element, legend({ min: 0, max: 1, label: t('weights') }));
 

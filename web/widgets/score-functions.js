@@ -12,7 +12,7 @@ import { formatNumber, formatWeight } from '../render/format.js';
 import { heatmap } from '../render/heatmap.js';
 import { matrixTable } from '../render/matrix.js';
 import { headerCell, headerRow } from '../render/table.js';
-import { svg, textWidth } from '../render/svg.js';
+import { svg, textWidth, FONT_FAMILY } from '../render/svg.js';
 import { sentenceTokens } from '../runtime/text.js';
 
 export const name = 'score-functions';
@@ -200,7 +200,7 @@ function allMaps(data, t) {
   const maps = SCORES.filter((s) => !data.results[s].error).map((s) => ({ s, el: scoreMap(s, data, t, () => {}).element }));
   const gap = 24, top = 22;
   let x = 0, height = 0;
-  const root = svg('svg', { class: 'sf-export', role: 'img', 'aria-label': t('allMaps'), 'font-family': 'system-ui, sans-serif' });
+  const root = svg('svg', { class: 'sf-export', role: 'img', 'aria-label': t('allMaps'), 'font-family': FONT_FAMILY });
   root.append(svg('title', {}, t('allMaps')));
   for (const { s, el } of maps) {
     const w = Number(el.getAttribute('width')), h = Number(el.getAttribute('height'));

@@ -11,7 +11,7 @@ import { element } from '../runtime/dom.js';
 import { hbar } from '../render/bars.js';
 import { formatNumber, formatWeight } from '../render/format.js';
 import { barChart, PALETTE } from '../render/plot.js';
-import { svg } from '../render/svg.js';
+import { svg, FONT_FAMILY } from '../render/svg.js';
 import { headerCell, headerRow } from '../render/table.js';
 import { inputError, parseNumbers } from '../runtime/text.js';
 
@@ -248,7 +248,7 @@ function histograms(data, t) {
     [histogram(data.raw, RAW(data, t), t), RAW(data, t), s.mean, s.variance],
     [histogram(data.scaled, SCALED(data, t), t), SCALED(data, t), s.scaledMean, s.scaledVariance],
   ];
-  const root = svg('svg', { role: 'img', 'aria-label': t('partC'), 'font-family': 'system-ui, sans-serif' });
+  const root = svg('svg', { role: 'img', 'aria-label': t('partC'), 'font-family': FONT_FAMILY });
   const top = 22;
   let x = 0;
   for (const [chart, options, mean, variance] of parts) {

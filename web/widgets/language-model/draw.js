@@ -71,6 +71,17 @@ export function ladderPosition(ladder, loss) {
   return { passed: passed.at(-1) ?? null, next: ahead[0] ?? null };
 }
 
+// A count model of longer runs that does worse than a shorter one: the best
+// rung and the longest rung worse than it, { best, worse }, or null when the
+// ladder only goes down. (On held-out characters whose run the longer model
+// never saw, add-k can only guess evenly: its rung's `unseen`, from the core.)
+export function ladderInversion(ladder) {
+  if (!ladder?.length) return null;
+  const best = ladder.reduce((low, rung) => (rung.loss < low.loss ? rung : low));
+  const worse = ladder.filter((rung) => rung.order > best.order && rung.loss > best.loss);
+  return worse.length ? { best, worse: worse.at(-1) } : null;
+}
+
 // The batch and held-out losses; for texts written twice, the loss over each
 // half and the induction step marked; the n-gram ladder as dotted lines, each
 // named at its right end.
@@ -104,17 +115,18 @@ export function lossPlot(snapshot, t) {
 // the title of a plotted score
 export const scoreTitle = (field, t) => t(`${field}Title`);
 
-// one line per head over training, the best one in colour and named
+// one line per head over training, the best one in colour and named in the
+// legend, every other one grey and named at its right end (L1 H2)
 export function scorePlot(snapshot, field, t) {
   const history = historyOf(snapshot, field);
   const best = bestHead(history, field);
   const series = [];
   history[0]?.[field].forEach((row, l) => row.forEach((_, h) => {
     const isBest = best && best.layer === l && best.head === h;
-    series.push({ label: isBest ? t('bestHead', { head: headName(t, l, h) }) : '', x: history.map((s) => s.step),
-      y: history.map((s) => s[field][l][h]), color: isBest ? HIGHLIGHT : OTHERS, isBest });
+    series.push({ label: isBest ? t('bestHead', { head: headName(t, l, h) }) : '', tag: isBest ? '' : headName(t, l, h),
+      x: history.map((s) => s.step), y: history.map((s) => s[field][l][h]), color: isBest ? HIGHLIGHT : OTHERS, isBest });
   }));
-  // the highlighted head first: solid, and the only one in the legend (the others dashed, grey)
+  // the highlighted head first: solid, and the only one in the legend (the others dashed, grey, tagged)
   series.sort((a, b) => Number(b.isBest) - Number(a.isBest));
   const title = scoreTitle(field, t);
   return linePlot({
@@ -243,9 +255,17 @@ function drawYardsticks(view, full, spec, t) {
   const { passed, next } = held ? ladderPosition(full.baselines, held.loss) : { passed: null, next: null };
   const say = (rung) => ({ what: t(`count${rung.order}`), baseline: fixed(rung.loss) });
   view.ladder.dataset.passed = passed ? String(passed.order) : '0';
-  view.ladder.textContent = !held ? '' : !passed ? t('ladderNone', { loss: fixed(held.loss), ...say(next) })
+  const position = !held ? '' : !passed ? t('ladderNone', { loss: fixed(held.loss), ...say(next) })
     : next ? t('ladderPassed', { loss: fixed(held.loss), ...say(passed), nextWhat: t(`count${next.order}`), nextBaseline: fixed(next.loss) })
       : t('ladderAll', { loss: fixed(held.loss), ...say(passed) });
+  // where longer runs count worse, why, from the numbers
+  const inverted = ladderInversion(full.baselines);
+  view.ladder.dataset.inverted = inverted ? `${inverted.worse.order}>${inverted.best.order}` : '';
+  view.ladder.textContent = [position, inverted && t('ladderInverts', {
+    worseWhat: t(`count${inverted.worse.order}`), worseLoss: fixed(inverted.worse.loss), bestWhat: t(`count${inverted.best.order}`),
+    bestLoss: fixed(inverted.best.loss), unseen: percent(inverted.worse.unseen), bestUnseen: percent(inverted.best.unseen),
+    context: t(`context${inverted.worse.order}`), vocab: formatNumber(full.vocabulary.size, { digits: 0 }),
+  })].filter(Boolean).join(' ');
   view.halves.hidden = !spec.halves;
   const halves = full.halves.at(-1);
   if (!spec.halves || !halves) return;
