@@ -35,6 +35,7 @@ test('the first view: at most 400 KB gzipped, each file once, no worker, no corp
   assert.equal(page.workers().length, 0, 'no worker');
   assert.deepEqual(urls.filter((url) => /^(data|model)\/|attention-(training|encoder)/.test(url)), [], 'no corpus, model or training module');
   assert.ok(urls.includes('wasm/attention.mjs'), 'the core, for the first widgets');
+  assert.deepEqual(urls.filter((url) => /^i18n\/(?!(en|i18n|typeset)\.js)\w+\.js$/.test(url)), [], 'only the reader\'s language: another catalog loads when chosen');
   // the guide gives this weight (docs/embedding.md, Sizes): within 15% of this view's
   const guide = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
   const [, files, kb] = /^\| `index\.html`, opened without scrolling .* \| (\d+) \| (\d+) KB \|$/m.exec(guide);

@@ -8,11 +8,13 @@
 // both languages; and every term is marked where the page first uses it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { CATALOGS } from '../../web/i18n/i18n.js';
+import { CATALOGS } from '../../web/i18n/catalogs.js';
+import { LANGUAGES, loadLanguage } from '../../web/i18n/i18n.js';
 import { layout, plainText } from '../../web/i18n/typeset.js';
 import { glossaryEntries } from '../../web/page/glossary.js';
 import { eachWidget, eventually, openInstrumented, startBrowser } from './harness.mjs';
 import { TERM_WORDS, firstUses } from './glossary-words.mjs';
+for (const lang of LANGUAGES) await loadLanguage(lang);  // glossaryEntries() reads a loaded catalog
 
 let browser;
 before(async () => { browser = await startBrowser(); });

@@ -7,25 +7,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { CATALOGS, LANGUAGES, translator } from '../../web/i18n/i18n.js';
+import { CATALOGS } from '../../web/i18n/catalogs.js';
+import { LANGUAGES, languageTag, loadLanguage, translator } from '../../web/i18n/i18n.js';
 import { layout, parseMessage, plainText, typeset } from '../../web/i18n/typeset.js';
 import { WIDGETS } from '../../web/widgets/index.js';
 import { glossaryEntries, splitDefinition } from '../../web/page/glossary.js';
 
 const WEB = new URL('../../web/', import.meta.url);
 const en = CATALOGS.en;
+for (const lang of LANGUAGES) await loadLanguage(lang);  // translator() and the glossary read a loaded catalog
 const placeholders = (text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 test('every language has one catalog file, registered', () => {
-  // (beside the catalogs: i18n.js, which reads them, and typeset.js, the formula markup)
-  const files = readdirSync(new URL('i18n/', WEB)).filter((f) => f.endsWith('.js') && !['i18n.js', 'typeset.js'].includes(f))
+  // (beside the catalogs: i18n.js, which reads them, catalogs.js, which lists them for the
+  // embed's bundle, and typeset.js, the formula markup)
+  const files = readdirSync(new URL('i18n/', WEB)).filter((f) => f.endsWith('.js') && !['i18n.js', 'catalogs.js', 'typeset.js'].includes(f))
     .map((f) => f.slice(0, -3)).sort();
   assert.deepEqual([...LANGUAGES].sort(), files);
+  assert.deepEqual(Object.keys(CATALOGS).sort(), files, 'catalogs.js lists every one');
   assert.ok(LANGUAGES.includes('en') && LANGUAGES.includes('zh'));
 });
 
-test('the catalogs have the same sections: meta, common, page, glossary and one per widget', () => {
-  assert.deepEqual(Object.keys(en).sort(), ['common', 'glossary', 'meta', 'page', ...Object.keys(WIDGETS)].sort());
+test('the catalogs have the same sections: common, page, glossary and one per widget', () => {
+  assert.deepEqual(Object.keys(en).sort(), ['common', 'glossary', 'page', ...Object.keys(WIDGETS)].sort());
   for (const lang of LANGUAGES) assert.deepEqual(Object.keys(CATALOGS[lang]), Object.keys(en), `${lang}: sections in the same order`);
 });
 
@@ -46,10 +50,10 @@ for (const lang of LANGUAGES) {
   });
 }
 
-test('every widget has a title and an intro; meta names and tags each language', () => {
+test('every widget has a title and an intro; each language has a tag', () => {
   for (const lang of LANGUAGES) {
     for (const name of Object.keys(WIDGETS)) for (const key of ['title', 'intro']) assert.ok(key in CATALOGS[lang][name], `${lang}.${name}.${key}`);
-    assert.match(CATALOGS[lang].meta.tag, /^[a-z]{2,3}(-[A-Z][a-zA-Z]+)?$/);
+    assert.match(languageTag(lang), /^[a-z]{2,3}(-[A-Z][a-zA-Z]+)?$/);
   }
 });
 
@@ -217,7 +221,7 @@ test('glossary: every definition starts with its headword, and the page\'s list 
     const entries = glossaryEntries(lang);
     assert.deepEqual(entries.map((e) => e.id).sort(), Object.keys(en.glossary).sort(), `${lang}: every term once`);
     const names = entries.map((e) => plainText(e.term));
-    assert.deepEqual(names, [...names].sort(new Intl.Collator(CATALOGS[lang].meta.tag).compare), `${lang}: alphabetical`);
+    assert.deepEqual(names, [...names].sort(new Intl.Collator(languageTag(lang)).compare), `${lang}: alphabetical`);
   }
   assert.equal(plainText(glossaryEntries('en').find((e) => e.id === 'prefill').term), 'Prefill');
   assert.equal(plainText(glossaryEntries('zh').find((e) => e.id === 'token').term), '词元（token）');

@@ -4,11 +4,6 @@
 // superscript and a subscript (see web/i18n/i18n.js). Every language has one such file
 // with the same sections, keys and placeholders (tests/node/catalogs.test.mjs).
 export default {
-  meta: {
-    tag: 'en',
-    name: 'English',
-  },
-
   common: {
     loading: 'Loading the attention core…',
     error: 'The attention core reported a problem: {message}',

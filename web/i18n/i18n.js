@@ -1,19 +1,54 @@
 // Languages: one message catalog per language in web/i18n/, each a plain object
 // keyed by section (meta, common, page, glossary, then one section per widget)
 // and message. The glossary defines the terms that messages mark [[id:text]].
-// Adding a language is adding its file and one line in CATALOGS below.
+// A catalog is loaded when its language is first chosen (loadLanguage), so an
+// English page never downloads the Chinese words; English, every message's
+// fallback, is always here. The bundled embed.js carries every catalog and
+// gives them all at once (useCatalogs; catalogs.js lists them for it and the tests).
+// Adding a language is adding its file and one line in LANGUAGE_TABLE below.
 // The language comes from ?lang=, else from the browser, else English.
 import en from './en.js';
-import zh from './zh.js';
 import { layout, plainText, typeset } from './typeset.js';
 
-export const CATALOGS = { en, zh };
-export const LANGUAGES = Object.keys(CATALOGS);
+// each language: its tag (BCP 47), its name in itself, and its catalog's loader
+const LANGUAGE_TABLE = {
+  en: { tag: 'en', name: 'English', load: () => Promise.resolve(en) },
+  zh: { tag: 'zh-CN', name: '中文', load: () => import('./zh.js').then((module) => module.default) },
+};
+export const LANGUAGES = Object.keys(LANGUAGE_TABLE);
+
+const catalogs = { en };  // the catalogs loaded so far
+
+// Resolves once lang's catalog is here (at once for one already loaded).
+export async function loadLanguage(lang) {
+  if (!Object.hasOwn(LANGUAGE_TABLE, lang)) throw new Error(`unknown language ${JSON.stringify(lang)}`);
+  if (!Object.hasOwn(catalogs, lang)) catalogs[lang] = await LANGUAGE_TABLE[lang].load();
+  return catalogs[lang];
+}
+
+// Every catalog at once, from a bundle that carries them ({ en, zh }).
+export function useCatalogs(all) {
+  for (const lang of LANGUAGES) if (Object.hasOwn(all, lang)) catalogs[lang] = all[lang];
+}
+
+// lang's catalog; an Error if it was never loaded (a caller that forgot to
+// await loadLanguage would otherwise show English words silently)
+function catalogOf(lang) {
+  if (!Object.hasOwn(catalogs, lang)) {
+    if (!Object.hasOwn(LANGUAGE_TABLE, lang)) return undefined;
+    throw new Error(`the ${lang} catalog is not loaded: await loadLanguage('${lang}') first`);
+  }
+  return catalogs[lang];
+}
+
+// The BCP 47 tag of a language, for lang attributes ('zh' -> 'zh-CN'), and its
+// name in itself ('中文'): known before its catalog is loaded.
+export const languageTag = (lang) => (Object.hasOwn(LANGUAGE_TABLE, lang) ? LANGUAGE_TABLE[lang].tag : 'en');
+export const languageName = (lang) => LANGUAGE_TABLE[lang]?.name ?? lang;
 
 const own = (table, key) => (table && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
 
 // The BCP 47 tag of a language, for lang attributes ('zh' -> 'zh-CN').
-export const languageTag = (lang) => own(CATALOGS, lang)?.meta.tag ?? 'en';
 
 // A language of ours for any browser language ('zh-TW' -> 'zh'); ?lang= wins when valid.
 export function detectLanguage(search = globalThis.location?.search ?? '', preferred = globalThis.navigator?.languages ?? []) {
@@ -29,7 +64,7 @@ export function detectLanguage(search = globalThis.location?.search ?? '', prefe
 // One message as it is written in the catalog (markup and placeholders
 // unresolved), from section, else common; undefined when there is none.
 export function message(lang, section, key) {
-  const catalog = own(CATALOGS, lang);
+  const catalog = catalogOf(lang);
   return own(catalog?.[section], key) ?? own(catalog?.common, key);
 }
 
@@ -42,11 +77,12 @@ export function message(lang, section, key) {
 //   t.svg(key, vars)          -> the same with <tspan baseline-shift>, inside SVG <text>
 //   t.lang, t.section
 export function translator(lang, section = 'common') {
+  catalogOf(lang);  // loaded, or an Error now rather than English words later
   const template = (key) => message(lang, section, key) ?? message('en', section, key) ?? String(key);
   const t = (key, vars) => plainText(layout(template(key), vars));
   // a term's definition: from this language's glossary, else English's
   const define = (id) => {
-    const text = own(CATALOGS[lang]?.glossary, id) ?? own(en.glossary, id);
+    const text = own(catalogOf(lang)?.glossary, id) ?? own(en.glossary, id);
     return text === undefined ? null : layout(text);
   };
   t.rich = (key, vars) => typeset(layout(template(key), vars), { define, more: t('glossaryLink') });
@@ -55,3 +91,6 @@ export function translator(lang, section = 'common') {
   t.section = section;
   return t;
 }
+
+// The glossary of a loaded language: { id: "Headword: definition" }.
+export const glossaryOf = (lang) => catalogOf(lang).glossary;

@@ -1,11 +1,6 @@
 // 简体中文 (Simplified Chinese) messages: the same sections, keys and
 // placeholders as en.js; ^{…} and _{…} typeset a superscript and a subscript.
 export default {
-  meta: {
-    tag: 'zh-CN',
-    name: '中文',
-  },
-
   common: {
     loading: '正在加载注意力计算核心…',
     error: '注意力核心报告了一个问题：{message}',

@@ -3,7 +3,7 @@
 // and the page's own text follows the language switch, which offers every
 // language that has a catalog; the table of contents names every section by
 // its widget's title; the glossary, the last section, lists every term.
-import { LANGUAGES, detectLanguage, languageTag, message, translator } from '../i18n/i18n.js';
+import { LANGUAGES, detectLanguage, languageName, languageTag, loadLanguage, translator } from '../i18n/i18n.js';
 import { mountByName } from '../runtime/mount.js';
 import { flushState } from '../runtime/state.js';
 import { createToc } from './toc.js';
@@ -17,6 +17,7 @@ function translatePage() {
   document.title = t('documentTitle');
   for (const node of document.querySelectorAll('[data-i18n]')) node.replaceChildren(t.rich(node.dataset.i18n));
   for (const button of document.querySelectorAll('[data-lang]')) button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
+  for (const group of document.querySelectorAll('.language')) group.setAttribute('aria-label', translator(lang)('language'));
   for (const list of document.querySelectorAll('.glossary-list')) fillGlossary(list, lang);
 }
 
@@ -51,8 +52,13 @@ function mountAll() {
   return Promise.all(mounts).then(() => toc.refresh());
 }
 
-function switchTo(next) {
+// a switch whose catalog arrives after a newer one is dropped
+let switching = 0;
+async function switchTo(next) {
   if (!LANGUAGES.includes(next) || next === lang) return;
+  const mine = ++switching;
+  await loadLanguage(next);
+  if (mine !== switching) return;
   lang = next;
   flushState();  // the widgets' latest states, which mountAll reads back
   const params = new URLSearchParams(location.search);
@@ -62,20 +68,22 @@ function switchTo(next) {
   mountAll();
 }
 
-// one button per catalog, each named in its own language
+// one button per language, each named in its own language (the group's label
+// follows the page's language: translatePage)
 function languageButtons(group) {
-  group.setAttribute('aria-label', LANGUAGES.map((code) => message(code, 'common', 'language')).join(' / '));
   group.replaceChildren(...LANGUAGES.map((code) => {
     const button = document.createElement('button');
     button.type = 'button';
     button.dataset.lang = code;
     button.lang = languageTag(code);
-    button.textContent = message(code, 'meta', 'name');
+    button.textContent = languageName(code);
     button.addEventListener('click', () => switchTo(code));
     return button;
   }));
 }
 
 for (const group of document.querySelectorAll('.language')) languageButtons(group);
-translatePage();
-mountAll().then(() => toc.land());
+loadLanguage(lang).then(() => {
+  translatePage();
+  return mountAll();
+}).then(() => toc.land());

@@ -8,6 +8,8 @@
 // too; included twice, the second copy does nothing. In a worker it started
 // (workers.js: a blob: URL importing this same script) it serves that worker.
 import css from '../styles/style.css';
+import { CATALOGS } from '../i18n/catalogs.js';
+import { useCatalogs } from '../i18n/i18n.js';
 import { assetFolder } from '../runtime/assets.js';
 import { doc } from '../runtime/dom.js';
 import { createApi } from './embed-api.js';
@@ -27,6 +29,7 @@ if (typeof document === 'undefined') {
   // (an own property only: a host element with id="attentionWasm" is a named
   // property of the window, below its own ones, and must not stop the embed)
   assetFolder();  // read while this script runs: document.currentScript is gone later
+  useCatalogs(CATALOGS);  // every language is in this one script: attentionWasm.mount() is synchronous
   // :root rules of the stylesheet apply to the shadow host instead
   const { api, watch } = createApi({ version: ATTENTION_WASM_VERSION, sheet: css.replace(/:root\b/g, ':host') });
   Object.defineProperty(globalThis, 'attentionWasm', { value: api, enumerable: true });

@@ -6,7 +6,7 @@
 //
 //   glossaryEntries(lang)       -> [{ id, term, definition }] (term and definition: typeset runs), sorted
 //   fillGlossary(list, lang)    the <dl> filled anew (a language switch calls it again)
-import { CATALOGS, languageTag } from '../i18n/i18n.js';
+import { glossaryOf, languageTag } from '../i18n/i18n.js';
 import { layout, typeset } from '../i18n/typeset.js';
 
 // the anchor of a term's entry
@@ -20,7 +20,7 @@ export function splitDefinition(text) {
 
 export function glossaryEntries(lang) {
   const collator = new Intl.Collator(languageTag(lang));
-  return Object.entries(CATALOGS[lang].glossary).map(([id, text]) => {
+  return Object.entries(glossaryOf(lang)).map(([id, text]) => {
     const [term, definition] = splitDefinition(text) ?? [id, text];
     return { id, term: layout(term), definition: layout(definition), key: term };
   }).sort((a, b) => collator.compare(a.key, b.key)).map(({ key, ...entry }) => entry);

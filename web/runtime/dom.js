@@ -31,7 +31,7 @@ function documentCall(name) {
     return typeof standIn[name] === 'function' ? standIn[name](...args) : standIn[name];
   };
 }
-const METHODS = ['createElement', 'createElementNS', 'createDocumentFragment', 'createTextNode', 'createRange', 'addEventListener'];
+const METHODS = ['createElement', 'createElementNS', 'createDocumentFragment', 'createTextNode', 'createRange', 'addEventListener', 'getElementById'];
 const GETTERS = ['currentScript', 'baseURI', 'readyState', 'documentElement', 'body', 'activeElement', 'defaultView'];
 export const doc = Object.freeze(Object.defineProperties({}, Object.fromEntries([
   ...METHODS.map((name) => [name, { value: documentCall(name), enumerable: true }]),

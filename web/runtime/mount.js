@@ -1,6 +1,6 @@
 // Mounts the widget named by root.dataset.widget, with its state from the URL
 // (or from data-state) and the chosen language. Shared by the page and the embeds.
-import { translator } from '../i18n/i18n.js';
+import { loadLanguage, translator } from '../i18n/i18n.js';
 import { doc } from './dom.js';
 import { mountWidget } from './runtime.js';
 import { parseState, widgetDefaults, writeState } from './state.js';
@@ -13,6 +13,7 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
   onChange = () => {}, onReady = () => {}, onError = () => {} }) {
   const name = root.dataset.widget;
   try {
+    await loadLanguage(lang);
     // own names only: "__proto__" or "constructor" in a URL is an unknown widget too
     const load = Object.prototype.hasOwnProperty.call(WIDGETS, name) ? WIDGETS[name] : null;
     if (!load) throw new Error(translator(lang)('unknownWidget', { name }));
@@ -31,7 +32,13 @@ export async function mountByName(root, { lang, search, prefix = '', writeUrl = 
     const message = doc.createElement('p');
     message.className = 'widget-error';
     message.setAttribute('role', 'alert');
-    message.textContent = translator(lang)('startError', { message: error.message });
+    let t;
+    try {
+      t = translator(lang);
+    } catch {
+      t = translator('en');  // the language's own words did not load
+    }
+    message.textContent = t('startError', { message: error.message });
     root.replaceChildren(message);
     onError(message.textContent);
     return null;
