@@ -153,13 +153,13 @@ test('the two phases: the prefill of ⏎ and the prompt in one pass, then one de
     const last = steps.at(-1);
     const phases = await page.locator(`${W} .gen-phases`).textContent();
     const n = (x) => x.toLocaleString('en-US');
-    assert.ok(phases.startsWith(`Prefill: ⏎ and the prompt, 3 positions, went through the model in one pass, every row of their causal map at once: ${n(last.prefillMultiplyAdds)} multiply-adds.`), phases);
+    assert.ok(phases.startsWith(`Prefill: ⏎ and the prompt (positions: 3) went through the model in one pass, every row of their causal map at once: ${n(last.prefillMultiplyAdds)} multiply-adds.`), phases);
     assert.ok(phases.includes(`Decode: then one pass per written token, 3 so far, each reading the cache and computing one row: ${n(last.decodeMultiplyAdds)} multiply-adds in all, ${n(last.cachedMultiplyAdds)} for the last one.`), phases);
     // by hand: 2 layers, d = 32, m = 3: 2 (12 · 32² · 3 + 3 · 4 · 32) + 32 · vocab; decode: the written tokens' own counts
     assert.equal(last.prefillMultiplyAdds, 2 * (12 * 1024 * 3 + 12 * 32) + 32 * lm.info().vocab);
     assert.equal(last.decodeMultiplyAdds, steps.slice(3).reduce((a, s) => a + s.cachedMultiplyAdds, 0));
     await page.locator(`${W} [data-action="restart"]`).click();
-    await eventually(async () => /^Prefill: ⏎ and the prompt, 3 positions, go through/.test(await page.locator(`${W} .gen-phases`).textContent()),
+    await eventually(async () => /^Prefill: ⏎ and the prompt \(positions: 3\) go through/.test(await page.locator(`${W} .gen-phases`).textContent()),
       { message: 'before any decode step' });
   }));
 
