@@ -13,7 +13,7 @@
 //                           its module, worker and corpus load then, not with the page)
 //   awaitsScreen?           true: the first numbers wait until the widget is near the screen (a model
 //                           that loads then): the page starts the lazy widgets below it without it
-//   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object or a promise of one }
+//   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object; csv and json may return a promise }
 //   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes,
 //                             conceals?(view) -> [element]: the parts that state the answer, covered until Reveal }
 // Its text is in the catalogs (web/i18n/<lang>.js), in the section named after
@@ -174,7 +174,7 @@ async function exportAs(def, kind, data, state, t) {
   const out = def.exports(data, state, t);
   const name = `${def.name}`;
   if (kind === 'csv') {
-    const { header, rows } = out.csv();
+    const { header, rows } = await out.csv();
     download(`${name}.csv`, toCsv(header, rows), 'text/csv');
   } else if (kind === 'json') {
     // the state as the URL holds it: a widget may keep more (the speed widget's measurements)

@@ -4,7 +4,7 @@
 // query, key and value. Text and a drawn picture: nothing to compute, so
 // compute() does not call the core.
 import { element, liveElement } from '../runtime/dom.js';
-import { message } from '../i18n/i18n.js';
+import { LANGUAGES, loadLanguage, message } from '../i18n/i18n.js';
 import { PALETTE } from '../render/plot.js';
 import { svg, FONT_FAMILY } from '../render/svg.js';
 
@@ -131,16 +131,23 @@ export function render(view, data, state, { t }) {
   view.caption.replaceChildren(t.rich(data.scene === 'focused' ? 'figureFocused' : 'figureSaliency'));
 }
 
+// The exports give every concept in English and in Chinese: both catalogs are
+// loaded first (the page loads only the reader's language).
 export function exports(data, state, t) {
   const en = (key) => message('en', name, key), zh = (key) => message('zh', name, key);
+  const bothLanguages = () => Promise.all(LANGUAGES.map(loadLanguage));
   return {
     visual: () => diagram(data.scene, t),
-    csv: () => ({
-      header: [t('csvConcept'), t('csvTermEn'), t('csvDefEn'), t('csvTermZh'), t('csvDefZh')],
-      rows: CONCEPTS.map((id) => [id, en(`${id}Term`), en(`${id}Def`), zh(`${id}Term`), zh(`${id}Def`)]),
-    }),
-    json: () => ({
-      concepts: CONCEPTS.map((id) => ({ id, en: { term: en(`${id}Term`), definition: en(`${id}Def`) }, zh: { term: zh(`${id}Term`), definition: zh(`${id}Def`) } })),
-    }),
+    csv: async () => {
+      await bothLanguages();
+      return {
+        header: [t('csvConcept'), t('csvTermEn'), t('csvDefEn'), t('csvTermZh'), t('csvDefZh')],
+        rows: CONCEPTS.map((id) => [id, en(`${id}Term`), en(`${id}Def`), zh(`${id}Term`), zh(`${id}Def`)]),
+      };
+    },
+    json: async () => {
+      await bothLanguages();
+      return { concepts: CONCEPTS.map((id) => ({ id, en: { term: en(`${id}Term`), definition: en(`${id}Def`) }, zh: { term: zh(`${id}Term`), definition: zh(`${id}Def`) } })) };
+    },
   };
 }
