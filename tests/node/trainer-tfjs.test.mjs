@@ -1,11 +1,11 @@
 // The training benchmark's copy of the core's batch generator
-// (bench/train-peer.mjs): what TF.js trains on there must be what the core
+// (bench/trainer-tfjs.mjs): what TF.js trains on there must be what the core
 // draws. The core exposes one of its drawn sequences, the probe example
 // (stream 53 of the seed): the copy must draw the same tokens and targets, for
 // both tasks, several seeds and lengths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { coreBatches, coreRng, STREAM_PROBE } from '../../bench/train-peer.mjs';
+import { coreBatches, coreRng, STREAM_PROBE } from '../../bench/trainer-tfjs.mjs';
 import { att } from './module.mjs';
 
 test('the copy draws the core\'s probe example for every task, seed and size', async () => {

@@ -1,4 +1,4 @@
-// The language model's training peer of the benchmark (bench/lm-peer.mjs):
+// The language model's training peer of the benchmark (bench/language-model-tfjs.mjs):
 // its tokens and batches are the core's kind, and its TF.js model is the
 // contract's model: its loss equals a float64 plain-loop reference written
 // here, its gradients equal the reference's finite differences, and its Adam
@@ -14,13 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import {
   buildVocabulary, encode, generate, initParameters, lmBatches, lmEvaluationBatches, tensorShapes, tfjsLanguageModel,
-} from '../../bench/lm-peer.mjs';
+} from '../../bench/language-model-tfjs.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let tf, tmp;
 
 before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'attention-wasm-lm-peer-'));
+  tmp = mkdtempSync(join(tmpdir(), 'attention-wasm-language-model-tfjs-'));
   const bundled = await build({
     stdin: {
       contents: "export * from '@tensorflow/tfjs-core';\nimport '@tensorflow/tfjs-core/dist/register_all_gradients';\nimport '@tensorflow/tfjs-backend-cpu';\n",

@@ -1,6 +1,6 @@
 // The language model's speed natively (g++ -O3 -march=native, scripts/bench.sh
 // builds it in build-bench as attention_bench_lm_native): the model of
-// bench/language-model.mjs on texts read one per line from each file given
+// bench/language-model-speed.mjs on texts read one per line from each file given
 // (node -e can write them from web/data/*.json), the same measures.
 //
 //   attention_bench_lm_native quatrains.txt [names.txt ...]

@@ -6,7 +6,7 @@
 // On web/data/quatrains.json and names.json when present (scripts/corpora.mjs),
 // else on a synthetic corpus of 24-character lines.
 //
-//   node bench/language-model.mjs [--quick]
+//   node bench/language-model-speed.mjs [--quick]
 import { existsSync, readFileSync } from 'node:fs';
 import createAttention from '../web/wasm/attention.mjs';
 

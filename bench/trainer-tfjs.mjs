@@ -1,4 +1,4 @@
-// The training peer of bench/train.mjs: the default model of trainer.hpp
+// The training peer of bench/trainer-vs-tfjs.mjs: the default model of trainer.hpp
 // written in TF.js (tfjs-core ops, any backend), trained by TF.js's own Adam,
 // and the reverse/shift batches the core draws, so that both sides see the
 // very same data.
@@ -13,7 +13,7 @@
 // ---- the core's batches ----------------------------------------------------------
 // SplitMix64 as in init.cpp (BigInt: 64-bit wrap-around) and task_fill as in
 // tasks.cpp. Batches come from stream 51 of the seed (trainer.cpp); the probe
-// example from stream 53, which train.mjs compares with t.probe().input to
+// example from stream 53, which trainer-vs-tfjs.mjs compares with t.probe().input to
 // check that this copy draws what the core draws.
 const M64 = (1n << 64n) - 1n;
 export const STREAM_BATCHES = 51, STREAM_PROBE = 53;

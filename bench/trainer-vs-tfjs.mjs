@@ -1,7 +1,7 @@
 // npm run bench, part 3: training. The default model of trainer.hpp on
 // reverse (vocabulary 10, length 8, d_model 32, 1 head, batch 32, Adam 0.01)
 // trained by our core (att.createTrainer) and by TF.js (tfjs-core +
-// tfjs-backend-wasm, SIMD, one thread; bench/train-peer.mjs) from the same
+// tfjs-backend-wasm, SIMD, one thread; bench/trainer-tfjs.mjs) from the same
 // parameters on the same batches, in one Node process:
 //   1. the losses of steps 1..5 side by side (they agree when both compute the same thing);
 //   2. ms per step, the two taking turns round by round, k steps a sample, medians;
@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blankPageDir, onBlankPage } from './browser.mjs';
-import { coreBatches, STREAM_PROBE, tfjsTrainer } from './train-peer.mjs';
+import { coreBatches, STREAM_PROBE, tfjsTrainer } from './trainer-tfjs.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const quick = process.argv.includes('--quick');

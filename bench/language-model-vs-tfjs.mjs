@@ -2,7 +2,7 @@
 // context 32, batch 32, Adam 3e-3 with 50 steps of warm-up and clipping at 1,
 // on the quatrains (web/data/quatrains.json), trained by our core
 // (att.createLanguageModel) and by TF.js (tfjs-core + tfjs-backend-wasm, SIMD,
-// one thread; bench/lm-peer.mjs) in one Node process:
+// one thread; bench/language-model-tfjs.mjs) in one Node process:
 //   1. the same vocabulary (ours, lm.vocabulary()) and, when lm.parameters() names
 //      its tensors as the core does, the same starting parameters;
 //   2. both train the same number of steps on batches of the same kind (each
@@ -19,7 +19,7 @@
 //   5. ours alone: baselines() on the quatrains and headRoles() of its 8 heads over
 //      200 held-out characters, against their targets (200 ms and 5 ms).
 // Writes bench/results-lm.json.
-//   node bench/lm.mjs [--quick] [--module=path/to/attention.mjs] [--peer-only]
+//   node bench/language-model-vs-tfjs.mjs [--quick] [--module=path/to/attention.mjs] [--peer-only]
 // --quick: a smoke run; --module: another build of the module; --peer-only: TF.js
 // alone (before the module has createLanguageModel).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ import { blankPageDir, onBlankPage } from './browser.mjs';
 import {
   buildVocabulary, encode, generate, initParameters, lmBatches, lmEvaluationBatches, tensorShapes, tfjsLanguageModel,
   vocabularyOf,
-} from './lm-peer.mjs';
+} from './language-model-tfjs.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);

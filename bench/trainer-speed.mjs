@@ -4,7 +4,7 @@
 // held-out accuracy first reaches 99% (checked after every step; evaluation
 // time excluded), then the width trainer's step.
 //
-//   node bench/trainer.mjs [--quick]
+//   node bench/trainer-speed.mjs [--quick]
 import createAttention from '../web/wasm/attention.mjs';
 
 const quick = process.argv.includes('--quick');

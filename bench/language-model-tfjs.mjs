@@ -1,4 +1,4 @@
-// The language model's training peer for bench/lm.mjs: the model of
+// The language model's training peer for bench/language-model-vs-tfjs.mjs: the model of
 // cpp/attention/language_model.hpp written in TF.js ops (tfjs-core with the
 // gradients of @tensorflow/tfjs, any backend), trained by TF.js's Adam with the
 // same warm-up and gradient clipping, on batches of the same kind as the
@@ -52,7 +52,7 @@ export function encode(vocabulary, text) {
   const ids = [0];
   for (const c of text) {
     const id = vocabulary.index.get(c) ?? vocabulary.unknown;
-    if (id < 0 || c === BOUNDARY) throw new Error(`lm-peer: the character ${c} is not in the vocabulary`);
+    if (id < 0 || c === BOUNDARY) throw new Error(`language-model-tfjs: the character ${c} is not in the vocabulary`);
     ids.push(id);
   }
   ids.push(0);
@@ -156,13 +156,13 @@ export function initParameters(options, seed = 1) {
 let instances = 0;  // each model's variables get their own names
 export function tfjsLanguageModel(tf, options, params) {
   const { vocab, context: n, dModel: d, heads: h, layers, learningRate, warmup = 0, clip = 0 } = options;
-  if (d % h) throw new Error(`lm-peer: dModel ${d} is not a multiple of heads ${h}`);
+  if (d % h) throw new Error(`language-model-tfjs: dModel ${d} is not a multiple of heads ${h}`);
   const dh = d / h, instance = ++instances;
   const shapes = tensorShapes(options);
   const vars = {};
   for (const [name, [rows, cols]] of Object.entries(shapes)) {
     const p = params[name];
-    if (!p || p.rows !== rows || p.cols !== cols) throw new Error(`lm-peer: parameter ${name} is not (${rows}, ${cols})`);
+    if (!p || p.rows !== rows || p.cols !== cols) throw new Error(`language-model-tfjs: parameter ${name} is not (${rows}, ${cols})`);
     // vectors (biases, gains) as rank 1: the fused product takes only such a bias
     const value = rows === 1 ? tf.tensor1d(p.data, 'float32') : tf.tensor2d(p.data, [rows, cols], 'float32');
     vars[name] = tf.variable(value, true, `lm${instance}.${name}`);
