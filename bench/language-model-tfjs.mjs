@@ -1,5 +1,5 @@
 // The language model's training peer for bench/language-model-vs-tfjs.mjs: the model of
-// cpp/attention/language_model.hpp written in TF.js ops (tfjs-core with the
+// cpp/attention/language_model/model.hpp written in TF.js ops (tfjs-core with the
 // gradients of @tensorflow/tfjs, any backend), trained by TF.js's Adam with the
 // same warm-up and gradient clipping, on batches of the same kind as the
 // core's (each sequence a training text drawn at random: [0] + its characters

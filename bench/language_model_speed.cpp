@@ -4,7 +4,7 @@
 // (node -e can write them from web/data/*.json), the same measures.
 //
 //   attention_bench_lm_native quatrains.txt [names.txt ...]
-#include "attention/language_model.hpp"
+#include "attention/language_model/model.hpp"
 
 #include <algorithm>
 #include <chrono>

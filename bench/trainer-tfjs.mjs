@@ -1,4 +1,4 @@
-// The training peer of bench/trainer-vs-tfjs.mjs: the default model of trainer.hpp
+// The training peer of bench/trainer-vs-tfjs.mjs: the default model of cpp/attention/training/trainer.hpp
 // written in TF.js (tfjs-core ops, any backend), trained by TF.js's own Adam,
 // and the reverse/shift batches the core draws, so that both sides see the
 // very same data.
@@ -12,7 +12,7 @@
 
 // ---- the core's batches ----------------------------------------------------------
 // SplitMix64 as in init.cpp (BigInt: 64-bit wrap-around) and task_fill as in
-// tasks.cpp. Batches come from stream 51 of the seed (trainer.cpp); the probe
+// cpp/attention/training/tasks.cpp. Batches come from stream 51 of the seed (cpp/attention/training/trainer.cpp); the probe
 // example from stream 53, which trainer-vs-tfjs.mjs compares with t.probe().input to
 // check that this copy draws what the core draws.
 const M64 = (1n << 64n) - 1n;
@@ -29,7 +29,7 @@ export function coreRng(seed, stream) {
   };
 }
 
-// the input position that output position i (of n) copies (tasks.hpp)
+// the input position that output position i (of n) copies (cpp/attention/training/tasks.hpp)
 const source = { reverse: (i, n) => n - 1 - i, shift: (i, n) => (i + n - 1) % n };
 
 // -> () => { tokens, targets }: Int32Array(batch * length) each, the core's next batch
@@ -60,7 +60,7 @@ export function tfjsTrainer(tf, options, params, pe) {
   const Wo = variable(params.Wo, 'Wo');
   const PE = tf.keep(tf.tile(tf.tensor2d(pe.data, [n, d]), [B, 1]));  // (B n, d): every sequence's positions
   const scale = tf.keep(tf.scalar(1 / Math.sqrt(dh)));
-  const adam = tf.train.adam(learningRate, 0.9, 0.999, 1e-8);       // the core's AdamOptions (trainer.cpp)
+  const adam = tf.train.adam(learningRate, 0.9, 0.999, 1e-8);       // the core's AdamOptions (cpp/attention/training/trainer.cpp)
 
   // (B n, d) -> (B h, n, dh) and back; one head needs no transpose
   // (tfjs-core alone registers no chained methods: functions only)

@@ -1,4 +1,4 @@
-// npm run bench, part 3: training. The default model of trainer.hpp on
+// npm run bench, part 3: training. The default model of cpp/attention/training/trainer.hpp on
 // reverse (vocabulary 10, length 8, d_model 32, 1 head, batch 32, Adam 0.01)
 // trained by our core (att.createTrainer) and by TF.js (tfjs-core +
 // tfjs-backend-wasm, SIMD, one thread; bench/trainer-tfjs.mjs) from the same
