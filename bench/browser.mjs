@@ -1,5 +1,5 @@
 // A blank page in headless Chromium, for the benches that time the module in
-// the browser (encoder.mjs, lm.mjs, train.mjs): a temporary folder holding
+// the browser (encoder.mjs, language-model-vs-tfjs.mjs, trainer-vs-tfjs.mjs): a temporary folder holding
 // index.html and attention.mjs, served on localhost and opened in a fresh
 // profile.
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

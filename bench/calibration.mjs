@@ -1,6 +1,6 @@
 // GPTQ's calibration (bench/quantizers.mjs): sentences outside the encoder
 // tests' set, and the second moment of the inputs of each dense matrix of the
-// encoder over them, from a float64 forward pass of cpp/attention/encoder.cpp.
+// encoder over them, from a float64 forward pass of cpp/attention/encoder/encoder.cpp.
 
 // Sentences outside the encoder tests' set, of the kinds a learner types.
 export const CALIBRATION = [
@@ -87,7 +87,7 @@ const dense = (x, T, n, W, m, b) => {
   return out;
 };
 
-// The float64 forward pass of cpp/attention/encoder.cpp on ids, calling
+// The float64 forward pass of cpp/attention/encoder/encoder.cpp on ids, calling
 // seen(name, rows, n) with the input rows (T, n) of each dense matrix.
 export function forwardInputs(model, ids, seen) {
   const t = model.tensors, T = ids.length, d0 = t.embeddings.cols, half = d0 / 2;

@@ -34,7 +34,7 @@ float peak(int steps) {
            wasm_f32x4_extract_lane(sum, 3);
 }
 
-// The register block of fused_attention.cpp's micro-kernels, alone: per step one f32x4
+// The register block of cpp/attention/kernels/fused_attention.cpp's micro-kernels, alone: per step one f32x4
 // pair of 8 keys, 4 splatted queries, 8 multiplies and 8 adds (64 flops), on
 // packed operands that stay in L1.
 // (written out as micro_scores is: V8's code for it depends on the shape)

@@ -43,7 +43,7 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
     minCount: 1,
   };
   // sampling: softmax(logits / temperature) over the topK most likely, then the fewest most likely
-  // reaching topP (the nucleus), then those at least minP times as likely as the first (sampling.hpp)
+  // reaching topP (the nucleus), then those at least minP times as likely as the first (cpp/attention/language_model/sampling.hpp)
   const generateSchema = { prompt: 'string', maxTokens: 'int', temperature: 'number', topK: 'int', topP: 'number', minP: 'number', seed: 'seed' };
   const generateDefaults = { prompt: '', maxTokens: 24, temperature: 0.8, topK: 20, topP: 1, minP: 0, seed: 1 };
   const beginSchema = { prompt: 'string', temperature: 'number', topK: 'int', topP: 'number', minP: 'number', seed: 'seed' };
@@ -76,7 +76,7 @@ var attentionLanguageModels = (function defineAttentionLanguageModels(Module, ch
         handle, text: kinds.string(fn, 'text', text), period: kinds.int(fn, 'period', period === undefined ? 6 : period),
       }),
       // what each head attends to, over the texts given or the held-out texts (the roles
-      // of language_model.hpp): { heads: [layer][head] { previous, self, first, induction,
+      // of cpp/attention/language_model/analysis.hpp): { heads: [layer][head] { previous, self, first, induction,
       // line, best, score }, texts, queries }; a role no query has is null
       headRoles: (fn, handle, texts) => call(fn, 'raw_lm_head_roles', { handle, texts: optionalTexts(fn, texts) }),
       // texts written twice (att.repeatsCorpus): { first, second: { loss, accuracy, tokens } }

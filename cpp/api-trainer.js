@@ -65,7 +65,7 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
   // the number of entries of a result's matrices ({ name: Matrix })
   const entries = (tensors) => Object.keys(tensors).reduce((n, key) => n + tensors[key].rows * tensors[key].cols, 0);
 
-  // ---- the attention model trained on a sequence task (trainer.hpp) --------
+  // ---- the attention model trained on a sequence task (cpp/attention/training/trainer.hpp) --------
   const trainerSchema = {
     task: 'string', seed: 'seed', length: 'int', vocab: 'int', dModel: 'int', heads: 'int', batch: 'int',
     learningRate: 'number', causal: 'boolean', residual: 'boolean', cross: 'boolean',
@@ -94,7 +94,7 @@ var attentionTrainers = (function defineAttentionTrainers(Module, checks) {
     });
   }
 
-  // ---- the learnable-width Nadaraya-Watson model (width_trainer.hpp) -----------
+  // ---- the learnable-width Nadaraya-Watson model (cpp/attention/training/width_trainer.hpp) -----------
   const widthSchema = { seed: 'seed', samples: 'int', noise: 'number', width: 'number', learningRate: 'number' };
   const widthDefaults = { seed: 1, samples: 50, noise: 2, width: 0.02, learningRate: 0.01 };
   const poolSchema = { keys: 'vector!', values: 'vector!', queries: 'vector!' };

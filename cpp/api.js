@@ -7,7 +7,7 @@
 //
 // Each public function checks the JS types of its arguments against a
 // declarative schema (api-checks.js), converts them to one canonical form,
-// fills in the defaults, and calls its raw_* twin (cpp/bindings/raw.cpp). The
+// fills in the defaults, and calls its raw_* twin (cpp/bindings/raw_attention.cpp). The
 // core checks shapes and values; a raw function that fails returns the
 // message, which becomes an AttentionError here (api-error.js; its code read
 // from the message, its words in the function's own option names):
@@ -105,7 +105,7 @@
   };
   // attention({ ..., intermediates: false }) for the dot score without an explicit
   // mask: the inputs go straight into the heap and the kernel is called with
-  // numbers alone (see raw_attention_output_lean in bindings/raw.cpp). Returns
+  // numbers alone (see raw_attention_output_lean in bindings/lean.cpp). Returns
   // undefined when the core rejects the input, for the general path to say why.
   // A small call reuses one buffer of up to LEAN_KEPT bytes (a malloc and a free
   // were a tenth of an n = 16 call); a larger one has its own, freed after it.

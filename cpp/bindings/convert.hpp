@@ -1,6 +1,6 @@
 // Conversions between the canonical JS objects that api.js hands over (types
 // checked, defaults filled in) and the core's types, and back. No maths, no
-// defaults. cpp/bindings/ and ../bindings.cpp are the only files that include
+// defaults. The files of cpp/bindings/ are the only ones that include
 // an Emscripten header.
 #pragma once
 
@@ -41,7 +41,7 @@ val from_vec(const Vec& v);                // Float32Array
 val from_mask(const Mask& m);              // { rows, cols, data: Uint8Array }, row-major
 val from_indices(const std::vector<Index>& xs);  // Int32Array
 val float64_array(const std::vector<double>& xs);  // Float64Array
-// a training step's result (a value_object, bindings.cpp) with the loss of each
+// a training step's result (a value_object, training.cpp) with the loss of each
 // step of the call: { step, loss, ..., losses: Float64Array }
 template <class Step>
 val step_result(const Step& r, const std::vector<double>& losses) {

@@ -1,7 +1,11 @@
-// The pretrained encoder behind api-encoder.js: JS holds a handle, never a pointer.
+// The bindings of attention-encoder.mjs, the pretrained encoder behind
+// api-encoder.js (loaded by att.loadEncoder on first use): its raw functions
+// and their Embind declarations, one file for the module (its memory
+// statistics: memory_stats.cpp). JS holds a handle, never a pointer.
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
-#include "bindings/raw.hpp"
+
+#include <emscripten/bind.h>
 
 #include <memory>
 
@@ -21,6 +25,8 @@ static Handles<std::unique_ptr<Loaded>>& encoders() {
 }
 
 static Loaded& encoder_of(const val& o) { return *encoders().get(o); }
+
+namespace {
 
 val raw_encoder_load(val o) {
     return guarded([&] {
@@ -76,4 +82,16 @@ val raw_encoder_delete(val o) {
     });
 }
 
+}  // namespace
+
 }  // namespace attn::js
+
+using namespace emscripten;
+using namespace attn::js;
+
+EMSCRIPTEN_BINDINGS(attention_encoder) {
+    function("raw_encoder_load", &raw_encoder_load);
+    function("raw_encoder_encode", &raw_encoder_encode);
+    function("raw_encoder_embed", &raw_encoder_embed);
+    function("raw_encoder_delete", &raw_encoder_delete);
+}

@@ -1,7 +1,10 @@
-// The raw functions behind api.js: each takes the canonical JS object api.js
-// built and returns a plain JS object of copies, or the message of the
-// exception the core threw as a string. bindings.cpp declares them to Embind,
-// each in the section of the module that has it.
+// The raw functions behind the facade that one file defines and another
+// declares to Embind: each takes the canonical JS object the facade built and
+// returns a plain JS object of copies, or the message of the exception the
+// core threw as a string. attention.cpp declares the core module's (defined
+// in raw_attention.cpp), training.cpp the training module's (raw_trainer.cpp,
+// raw_language_model.cpp), memory_stats.cpp every module's memory statistics
+// (convert.cpp); the encoder module's are defined and declared in encoder.cpp.
 #pragma once
 
 #include <emscripten/val.h>
@@ -10,7 +13,7 @@ namespace attn::js {
 
 using emscripten::val;
 
-// the attention family (raw.cpp)
+// the attention family (raw_attention.cpp)
 val raw_softmax(val o);
 val raw_attention(val o);
 val raw_attention_output(val o);
@@ -20,7 +23,7 @@ val raw_conditional_attention(val o);
 val raw_kernel_regression(val o);
 val raw_kernel_weights(val o);
 
-// everything else the page shows (raw.cpp)
+// everything else the page shows (raw_attention.cpp)
 val raw_positional_encoding(val o);
 val raw_add_positional_encoding(val o);
 val raw_permute_map(val o);
@@ -44,16 +47,10 @@ val raw_init_xavier(val o);
 val raw_init_uniform(val o);
 val raw_quatrain_form(val o);  // { texts }
 
-// the pretrained encoder (encoder.cpp)
-val raw_encoder_load(val o);
-val raw_encoder_encode(val o);
-val raw_encoder_embed(val o);
-val raw_encoder_delete(val o);
-
 // the memory statistics of the module it is linked into (convert.cpp)
 val raw_memory_stats();
 
-// the trainers (trainer.cpp): each takes { handle } and what the call needs
+// the trainers (raw_trainer.cpp): each takes { handle } and what the call needs
 val raw_trainer_create(val o);
 val raw_trainer_step(val o);
 val raw_trainer_evaluate(val o);
@@ -68,7 +65,7 @@ val raw_width_trainer_samples(val o);
 val raw_width_trainer_pool(val o);
 val raw_width_trainer_losses(val o);
 val raw_width_trainer_delete(val o);
-// the language model (language_model.cpp): each takes { handle } and what the call needs
+// the language model (raw_language_model.cpp): each takes { handle } and what the call needs
 val raw_lm_create(val o);
 val raw_lm_step(val o);
 val raw_lm_evaluate(val o);

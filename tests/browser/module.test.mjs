@@ -34,7 +34,7 @@ test('the ES module imports in the page and computes', async () => {
   assertClean(log, browser.origin);
 });
 
-// tests/cpp/test_trainer.cpp's golden losses of the default model at steps 1, 10 and 50 (%a)
+// tests/cpp/training/test_trainer.cpp's golden losses of the default model at steps 1, 10 and 50 (%a)
 const GOLDEN = [0x14f55c399606e2 * 2 ** -51, 0x115f0876cd6d7 * 2 ** -47, 0x1023c76586f3a3 * 2 ** -55];
 // what the encoder's module says of three bytes that are no model file
 const NOT_A_MODEL = /^loadEncoder: model file: /;

@@ -87,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
                 }
         });
         accepted([&] {
-            const HeadScores s = lm.head_scores(prompt, period);
+            const HeadScores s = head_scores(lm, prompt, period);
             for (const auto& layer : s.punctuation)
                 for (double x : layer)
                     if (!(x >= -1e-6 && x <= 1 + 1e-6)) __builtin_trap();
@@ -95,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
         // a score in [0, 1], or NaN where no query has the role
         auto unit_or_none = [](double x) { return std::isnan(x) || (x >= -1e-6 && x <= 1 + 1e-6); };
         accepted([&] {  // the prompt, then the held-out texts (throws when held_out is empty)
-            for (const HeadRoles& r : {lm.head_roles({prompt}), lm.head_roles({})})
+            for (const HeadRoles& r : {head_roles(lm, {prompt}), head_roles(lm, {})})
                 for (const auto& layer : r.heads)
                     for (const HeadRole& h : layer)
                         if (!unit_or_none(h.previous) || !unit_or_none(h.self) || !unit_or_none(h.first) ||
@@ -103,11 +103,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
                             __builtin_trap();
         });
         accepted([&] {  // throws for a text longer than the context
-            const Halves h = lm.halves({prompt});
+            const Halves h = halves(lm, {prompt});
             if (!unit_or_none(h.first.accuracy) || !unit_or_none(h.second.accuracy)) __builtin_trap();
         });
         accepted([&] {
-            for (const NgramBaseline& b : lm.baselines().ladder)
+            for (const NgramBaseline& b : baselines(lm).ladder)
                 if (!std::isfinite(b.loss) || b.loss < 0 || b.k <= 0) __builtin_trap();
         });
         accepted([&] {

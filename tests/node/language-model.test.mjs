@@ -22,7 +22,7 @@ function hexFloat(text) {
   return (m[1] ? -1 : 1) * mantissa * 2 ** (Number(m[4]) - 4 * m[3].length);
 }
 
-// the doctest's small model (tests/cpp/test_language_model.cpp, small_options)
+// the doctest's small model (tests/cpp/language_model/test_model.cpp, small_options)
 const small = {
   texts: ['abcab', 'bcabc', 'cabca', 'ab', 'abcabcabc'], heldOut: ['abca'],
   layers: 2, heads: 2, dModel: 8, context: 6, batch: 3, warmup: 0, clip: 0,

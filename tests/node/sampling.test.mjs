@@ -1,5 +1,5 @@
 // Sampling with top-p and min-p beside temperature and top-k (the language
-// model's generate, beginGeneration and nextToken; cpp/attention/sampling.hpp):
+// model's generate, beginGeneration and nextToken; cpp/attention/language_model/sampling.hpp):
 // top-p = 1 and min-p = 0 leave the texts as they were before the two filters
 // existed (recorded then, for this model); each step's kept set is what a plain
 // float64 reference keeps from the model's own logits (lm.trace), the token

@@ -144,7 +144,7 @@ test('several heads: one map per head, each row summing to 1', async () => {
 });
 
 test('the same seed gives bit-identical losses, the ones the native doctest recorded', async () => {
-  // tests/cpp/test_trainer.cpp, "golden losses of the default model": steps 1, 10, 50
+  // tests/cpp/training/test_trainer.cpp, "golden losses of the default model": steps 1, 10, 50
   const golden = ['0x1.4f55c399606e2p+1', '0x1.15f0876cd6d7p+1', '0x1.023c76586f3a3p-3'].map(hexFloat);
   const a = await att.createTrainer(), b = await att.createTrainer({ seed: 1 });
   try {

@@ -7,7 +7,7 @@ import { element } from '../../runtime/dom.js';
 import { formatNumber } from '../../render/format.js';
 import { actionButton } from '../../live/parts.js';
 
-// the bytes the core reads at most (kOwnMaxBytes, lm_text.hpp): a larger file is not read
+// the bytes the core reads at most (kOwnMaxBytes, cpp/attention/language_model/text.hpp): a larger file is not read
 export const OWN_MAX_BYTES = 2000000;
 
 // -> { panel, show(visible, text) }; onText(text): the reader asked to train on a text

@@ -1,0 +1,300 @@
+// The language model on one text: encoding a prompt, the next token's
+// distribution, the attention maps, generation with the key/value cache, and
+// what the model holds (model.hpp).
+#include "attention/language_model/model.hpp"
+
+#include "attention/measures/cost_model.hpp"
+
+#include "attention/training/products.hpp"
+#include "attention/training/step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attn::train {
+
+// ---- the model on one text ------------------------------------------------------
+
+std::vector<std::int32_t> LanguageModel::encode(const std::string& text, const std::string& what) const {
+    std::vector<std::int32_t> out;
+    for (std::uint32_t cp : code_points_of(text)) {
+        const auto it = std::lower_bound(code_points_.begin() + first_char_, code_points_.end(), cp);
+        if (it != code_points_.end() && *it == cp) {
+            out.push_back(std::int32_t(it - code_points_.begin()));
+        } else if (has_unknown_) {
+            out.push_back(1);
+        } else {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "U+%04X", unsigned(cp));
+            fail(what + " has the character \"" + utf8_of(cp) + "\" (" + hex +
+                 ") that is not in the vocabulary (the model has no unknown token)");
+        }
+    }
+    return out;
+}
+
+std::vector<std::int32_t> LanguageModel::sequence_of(const std::string& text, const std::string& what) const {
+    std::vector<std::int32_t> seq(1, kBoundary);
+    for (std::int32_t t : encode(text, what)) seq.push_back(t);
+    require(Index(seq.size()) <= n_, what + " has " + std::to_string(seq.size() - 1) +
+                                          " characters; with the boundary token at most context - 1 = " +
+                                          std::to_string(n_ - 1) + " fit");
+    return seq;
+}
+
+NextTokens LanguageModel::next(const std::string& prefix) {
+    std::vector<std::int32_t> seq(1, kBoundary);
+    for (std::int32_t t : encode(prefix, "prefix")) seq.push_back(t);
+    if (Index(seq.size()) > n_) seq.erase(seq.begin(), seq.end() - n_);  // the last context tokens
+    const Index m = Index(seq.size());
+    std::copy(seq.begin(), seq.end(), tokens_.begin());
+    std::fill(targets_.begin(), targets_.begin() + m, -1);
+    targets_[size_t(m - 1)] = 0;  // only the last row goes through the unembedding
+    forward(1, m, tokens_.data(), targets_.data());
+    std::vector<float> p(logits_, logits_ + vocab_);
+    for (float x : p)
+        if (!std::isfinite(x)) divergence_.found(steps_);  // (a NaN would also break the sort below)
+    softmax_row(p.data(), vocab_);
+    return most_likely(p, kTop);
+}
+
+NextTokens LanguageModel::most_likely(const std::vector<float>& p, Index top) const {
+    std::vector<std::int32_t> order(static_cast<size_t>(vocab_));
+    for (Index i = 0; i < vocab_; ++i) order[size_t(i)] = std::int32_t(i);
+    top = std::min(top, vocab_);
+    std::partial_sort(order.begin(), order.begin() + top, order.end(), [&](std::int32_t a, std::int32_t b) {
+        return p[size_t(a)] > p[size_t(b)] || (p[size_t(a)] == p[size_t(b)] && a < b);
+    });
+    NextTokens out;
+    for (Index i = 0; i < top; ++i) {
+        const std::int32_t t = order[size_t(i)];
+        out.tokens.push_back(token_text(t));
+        out.probabilities.push_back(p[size_t(t)]);
+    }
+    return out;
+}
+
+AttentionMaps LanguageModel::attention(const std::string& text) {
+    const std::vector<std::int32_t> seq = sequence_of(text, "text");
+    const Index m = Index(seq.size());
+    std::copy(seq.begin(), seq.end(), tokens_.begin());
+    std::fill(targets_.begin(), targets_.begin() + m, -1);  // no unembedding needed
+    forward(1, m, tokens_.data(), targets_.data());
+    AttentionMaps out;
+    for (std::int32_t t : seq) out.tokens.push_back(token_text(t));
+    for (Index l = 0; l < layers_; ++l) {
+        std::vector<Mat> heads;
+        for (Index h = 0; h < heads_; ++h) {
+            heads.push_back(Eigen::Map<const Mat>(blocks_[size_t(l)].A + h * m * m, m, m));
+            // every row sees its own key, so it sums to 1, unless the scores overflowed
+            // float32 (parameters blown up by too high a learning rate)
+            const Mat& A = heads.back();
+            for (Index i = 0; i < m; ++i)
+                if (!A.row(i).allFinite() || std::abs(A.row(i).cast<double>().sum() - 1) > 1e-3)
+                    divergence_.found(steps_);
+        }
+        out.weights.push_back(std::move(heads));
+    }
+    return out;
+}
+
+// ---- generation through the key-value cache -------------------------------------
+
+void LanguageModel::cached_token(std::int32_t token, Index t, std::vector<std::vector<std::vector<float>>>* rows) {
+    divergence_.require_none();
+    const Index d = d_, dh = d_ / heads_;
+    const float scale = float(1.0 / std::sqrt(double(dh)));
+    const float kNegInf = -std::numeric_limits<float>::infinity();
+    // x = E[token] + P[t]
+    const float* e = store_.value(kEmbedding) + Index(token) * d;
+    const float* pe = store_.value(kPositions) + t * d;
+    for (Index c = 0; c < d; ++c) x1_[c] = e[c] + pe[c];
+    if (rows) rows->assign(size_t(layers_), {});
+    for (Index l = 0; l < layers_; ++l) {
+        auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
+        float* Kc = Kc_ + l * n_ * d;
+        float* Vc = Vc_ + l * n_ * d;
+        norm_.forward(1, x1_, W(kLn1Gain), W(kLn1Bias), y1_, &mean1_, &rstd1_);
+        qkv_.forward(1, y1_, W(kWq), q1_), bias_d_.forward(1, W(kBq), q1_);
+        qkv_.forward(1, y1_, W(kWk), Kc + t * d), bias_d_.forward(1, W(kBk), Kc + t * d);
+        qkv_.forward(1, y1_, W(kWv), Vc + t * d), bias_d_.forward(1, W(kBv), Vc + t * d);
+        zero(z1_, d);
+        for (Index h = 0; h < heads_; ++h) {
+            // as MultiHeadAttention::forward computes row t: scores, scale, softmax over keys 0..t, A V
+            zero(s1_, n_);
+            matmul_nt_acc(1, t + 1, dh, q1_ + h * dh, d, Kc + h * dh, d, s1_, n_);
+            for (Index j = 0; j < n_; ++j) s1_[j] = j <= t ? s1_[j] * scale : kNegInf;
+            softmax_row(s1_, n_);
+            if (rows) (*rows)[size_t(l)].emplace_back(s1_, s1_ + t + 1);
+            matmul_acc(1, dh, n_, s1_, n_, Vc + h * dh, d, z1_ + h * dh, d);
+        }
+        out_.forward(1, z1_, W(kWo), h1_), bias_d_.forward(1, W(kBo), h1_);
+        Residual::forward(d, x1_, h1_, h1_);
+        norm_.forward(1, h1_, W(kLn2Gain), W(kLn2Bias), y1_, &mean1_, &rstd1_);
+        up_.forward(1, y1_, W(kW1), u1_), bias_4d_.forward(1, W(kB1), u1_);
+        Gelu::forward(4 * d, u1_, t1_, g1_);
+        down_.forward(1, g1_, W(kW2), x1_), bias_d_.forward(1, W(kB2), x1_);
+        Residual::forward(d, h1_, x1_, x1_);
+    }
+    norm_.forward(1, x1_, store_.value(last(kLnfGain)), store_.value(last(kLnfBias)), y1_, &mean1_, &rstd1_);
+    unembed_.forward(1, y1_, store_.value(last(kWout)), step_logits_);
+    bias_vocab_.forward(1, store_.value(last(kBout)), step_logits_);
+    if (!all_finite(step_logits_, vocab_)) divergence_.found(steps_);
+}
+
+Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) {
+    const Index m = Index(tokens.size());
+    require(m >= 1 && m <= n_, "logits needs 1 to context tokens, got " + std::to_string(m));
+    for (std::int32_t t : tokens) require(t >= 0 && t < vocab_, "token " + std::to_string(t) + " is not in [0, vocab)");
+    Mat out(m, vocab_);
+    if (cached) {
+        decoding_.live = false;  // the cache is overwritten
+        for (Index t = 0; t < m; ++t) {
+            cached_token(tokens[size_t(t)], t);
+            out.row(t) = Eigen::Map<const Eigen::Matrix<float, 1, Eigen::Dynamic>>(step_logits_, vocab_);
+        }
+        return out;
+    }
+    std::copy(tokens.begin(), tokens.end(), tokens_.begin());
+    std::fill(targets_.begin(), targets_.begin() + m, 0);
+    forward(1, m, tokens_.data(), targets_.data());
+    return Eigen::Map<const Mat>(logits_, m, vocab_);
+}
+
+std::int32_t LanguageModel::sample_next(Rng& rng, const SamplingOptions& sampling, NextTokens* kept) {
+    float* x = step_logits_;  // finite: cached_token() checked them
+    // the unknown token stands for many characters, none of which it can write
+    if (has_unknown_) x[1] = -std::numeric_limits<float>::infinity();
+    const Index count = sampling_filter(x, vocab_, sampling, order_.data(), sample_.data());
+    if (kept) {
+        kept->tokens.clear();
+        for (Index i = 0; i < count; ++i) kept->tokens.push_back(token_text(order_[size_t(i)]));
+        kept->probabilities.assign(sample_.begin(), sample_.begin() + count);
+    }
+    if (sampling.temperature == 0) return order_[0];
+    return sampling_draw(order_.data(), sample_.data(), count, float(rng.uniform()));
+}
+
+namespace {
+struct Generation {
+    Index max_tokens;
+    SamplingOptions sampling;
+};
+Generation checked(const GenerateOptions& o) {
+    const Index max_tokens = integer_option(o.max_tokens, "max_tokens", 0, 1e9);
+    const SamplingOptions sampling = sampling_options(o.temperature, o.top_k, o.top_p, o.min_p);
+    integer_option(o.seed, "seed", 0, 9007199254740992.0);
+    return {max_tokens, sampling};
+}
+constexpr std::uint64_t kSampleStream = 71;
+}  // namespace
+
+std::string LanguageModel::generate(const GenerateOptions& o) {
+    const Generation s = checked(o);
+    const std::vector<std::int32_t> seq = sequence_of(o.prompt, "prompt");
+    decoding_.live = false;  // the cache is overwritten
+    Rng rng(std::uint64_t(o.seed), kSampleStream);
+    std::string out = o.prompt;
+    Index t = 0;
+    for (; t < Index(seq.size()); ++t) cached_token(seq[size_t(t)], t);
+    for (Index written = 0; written < s.max_tokens; ++written) {
+        const std::int32_t next = sample_next(rng, s.sampling);
+        if (next == kBoundary) break;
+        out += token_text(next);
+        if (t >= n_) break;  // the context is full: no position for the next input
+        cached_token(next, t);
+        ++t;
+    }
+    return out;
+}
+
+// the projections and the MLP (12 d^2 a position) and the unembedding of the
+// last position, around one layer's attention (decode_attention_cost)
+double LanguageModel::cached_multiply_adds(Index t) const {
+    const double d = double(d_);
+    return double(layers_) * (12 * d * d + decode_attention_cost(t + 1, d_).cached) + d * double(vocab_);
+}
+
+double LanguageModel::uncached_multiply_adds(Index t) const {
+    const double d = double(d_), m = double(t + 1);
+    return double(layers_) * (12 * d * d * m + decode_attention_cost(t + 1, d_).uncached) + d * double(vocab_);
+}
+
+double LanguageModel::prefill_multiply_adds(Index m) const {
+    const double d = double(d_), rows = double(m);
+    return double(layers_) * (12 * d * d * rows + decode_attention_cost(m, d_).uncached) + d * double(vocab_);
+}
+
+// token at position t through the cache, then (sample) the next one sampled
+DecodeStep LanguageModel::decode(std::int32_t token, Index t, bool sample) {
+    DecodeStep step;
+    step.token = token_text(token);
+    step.position = double(t);
+    cached_token(token, t, &step.rows);
+    step.cached_multiply_adds = cached_multiply_adds(t);
+    step.uncached_multiply_adds = uncached_multiply_adds(t);
+    const DecodeAttentionCost attention = decode_attention_cost(t + 1, d_);
+    step.attention_cached = attention.cached;
+    step.attention_uncached = attention.uncached;
+    step.cache_numbers = 2.0 * double(layers_) * double(t + 1) * double(d_);
+    if (t >= decoding_.t) decoding_.decoded += step.cached_multiply_adds;  // a written token, not the prompt's
+    step.prefill_multiply_adds = decoding_.prefill;
+    step.decode_multiply_adds = decoding_.decoded;
+    step.done = false;
+    if (!sample) return step;
+    const std::int32_t next = sample_next(decoding_.rng, decoding_.sampling, &step.kept);
+    decoding_.t = t + 1;
+    decoding_.pending = next;
+    // as generate(): the boundary ends the text; a full context has no position for it
+    step.done = next == kBoundary || t + 1 >= n_;
+    step.next = step.done ? std::string() : token_text(next);
+    decoding_.live = !step.done;
+    return step;
+}
+
+std::vector<DecodeStep> LanguageModel::begin_generation(const GenerateOptions& o) {
+    const Generation s = checked(o);
+    const std::vector<std::int32_t> seq = sequence_of(o.prompt, "prompt");
+    decoding_ = Decoding{};
+    decoding_.rng = Rng(std::uint64_t(o.seed), kSampleStream);
+    decoding_.sampling = s.sampling;
+    // the prompt's tokens are read, not sampled: the sample after the last one starts the text
+    const Index m = Index(seq.size());
+    decoding_.t = m;  // the first written token's position (decode() counts from there)
+    decoding_.prefill = prefill_multiply_adds(m);
+    std::vector<DecodeStep> steps;
+    for (Index t = 0; t < m; ++t) {
+        steps.push_back(decode(seq[size_t(t)], t, t + 1 == m));
+        if (t + 1 < m) steps.back().next = token_text(seq[size_t(t + 1)]);
+    }
+    return steps;
+}
+
+DecodeStep LanguageModel::next_token() {
+    require(decoding_.live, "no generation in progress: call begin_generation first (it ends when the text does, "
+                            "and training, generate() and logits() reuse the cache)");
+    return decode(decoding_.pending, decoding_.t);
+}
+
+// ---- inspection -----------------------------------------------------------------
+
+std::string LanguageModel::token_text(std::int32_t t) const {
+    if (t == kBoundary) return kBoundaryText;
+    if (has_unknown_ && t == 1) return kUnknownText;
+    return utf8_of(code_points_[size_t(t)]);
+}
+
+VocabularyInfo LanguageModel::vocabulary() const {
+    VocabularyInfo v;
+    for (Index i = 0; i < vocab_; ++i) v.tokens.push_back(token_text(std::int32_t(i)));
+    v.unknown = folded_;
+    v.coverage = coverage_;
+    return v;
+}
+
+LmInfo LanguageModel::info() const {
+    return {double(store_.total()), double(vocab_), double(batch_ * n_), double(steps_)};
+}
+
+}  // namespace attn::train

@@ -1,0 +1,216 @@
+// The language model's training: the forward and backward passes over a
+// batch, Adam steps, the held-out evaluation and the gradient check (its
+// options, construction and batches are in model.cpp; the layers'
+// loops in training/layers.cpp and training/products.cpp).
+#include "attention/language_model/model.hpp"
+
+#include "attention/training/products.hpp"
+#include "attention/training/step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace attn::train {
+
+// ---- forward and backward -----------------------------------------------------
+
+void LanguageModel::forward(Index sequences, Index length, const std::int32_t* tokens, const std::int32_t* targets) {
+    divergence_.require_none();
+    // every layer sees sequences of `length` rows (<= context): a batch of short
+    // texts costs what its longest needs
+    length_ = length;
+    embedding_.length = length;
+    attention_.length = length;
+    const Index rows = sequences * length, d = d_;
+    float* X = blocks_[0].X;
+    embedding_.forward(rows, tokens, store_.value(kEmbedding), store_.value(kPositions), X);  // X = E[token] + P[position]
+    for (Index l = 0; l < layers_; ++l) {
+        Block& b = blocks_[size_t(l)];
+        auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
+        // H = X + Attn(LN1(X))
+        norm_.forward(rows, b.X, W(kLn1Gain), W(kLn1Bias), b.Y1, b.mean1, b.rstd1);
+        qkv_.forward(rows, b.Y1, W(kWq), b.Q), bias_d_.forward(rows, W(kBq), b.Q);
+        qkv_.forward(rows, b.Y1, W(kWk), b.K), bias_d_.forward(rows, W(kBk), b.K);
+        qkv_.forward(rows, b.Y1, W(kWv), b.V), bias_d_.forward(rows, W(kBv), b.V);
+        attention_.forward(sequences, nullptr, b.Q, b.K, b.V, b.A, b.Z);
+        out_.forward(rows, b.Z, W(kWo), b.H), bias_d_.forward(rows, W(kBo), b.H);
+        Residual::forward(rows * d, b.X, b.H, b.H);
+        // X = H + MLP(LN2(H))
+        norm_.forward(rows, b.H, W(kLn2Gain), W(kLn2Bias), b.Y2, b.mean2, b.rstd2);
+        up_.forward(rows, b.Y2, W(kW1), b.U), bias_4d_.forward(rows, W(kB1), b.U);
+        Gelu::forward(rows * 4 * d, b.U, b.T, b.G);
+        float* next = l + 1 < layers_ ? blocks_[size_t(l) + 1].X : Xf_;
+        down_.forward(rows, b.G, W(kW2), next), bias_d_.forward(rows, W(kB2), next);
+        Residual::forward(rows * d, b.H, next, next);
+    }
+    norm_.forward(rows, Xf_, store_.value(last(kLnfGain)), store_.value(last(kLnfBias)), Yf_, meanf_, rstdf_);
+    // the rows with a target, compacted, through the unembedding
+    kept_ = 0;
+    for (Index r = 0; r < rows; ++r)
+        if (targets[r] >= 0) {
+            std::copy(Yf_ + r * d, Yf_ + (r + 1) * d, Yc_ + kept_ * d);
+            kept_rows_[size_t(kept_)] = std::int32_t(r);
+            kept_targets_[size_t(kept_)] = targets[r];
+            ++kept_;
+        }
+    unembed_.forward(kept_, Yc_, store_.value(last(kWout)), logits_);
+    bias_vocab_.forward(kept_, store_.value(last(kBout)), logits_);
+    // parameters the last update left too large overflow here (softmax_row
+    // passes an overflowed score on as NaN)
+    if (!all_finite(logits_, kept_ * vocab_)) divergence_.found(steps_);
+}
+
+void LanguageModel::check_update() {
+    const Index m = std::min(n_, train_start_[1] - train_start_[0] - 1);  // [0] + the first text, cut to context
+    for (Index i = 0; i < m; ++i) {
+        tokens_[size_t(i)] = train_tokens_[size_t(train_start_[0] + i)];
+        targets_[size_t(i)] = train_tokens_[size_t(train_start_[0] + i + 1)];
+    }
+    forward(1, m, tokens_.data(), targets_.data());
+}
+
+void LanguageModel::backward(Index sequences, const std::int32_t* tokens) {
+    const Index rows = sequences * length_, d = d_;
+    zero(store_.grads(), store_.total());
+    // logits = Yc W_out + b_out, scattered back to the rows they came from
+    zero(dYc_, kept_ * d);
+    unembed_.backward(kept_, Yc_, store_.value(last(kWout)), dlogits_, store_.grad(last(kWout)), dYc_);
+    bias_vocab_.backward(kept_, dlogits_, store_.grad(last(kBout)));
+    zero(dY_, rows * d);
+    for (Index k = 0; k < kept_; ++k)
+        std::copy(dYc_ + k * d, dYc_ + (k + 1) * d, dY_ + Index(kept_rows_[size_t(k)]) * d);
+    zero(dX_, rows * d);
+    norm_.backward(rows, Xf_, store_.value(last(kLnfGain)), meanf_, rstdf_, dY_, store_.grad(last(kLnfGain)),
+                   store_.grad(last(kLnfBias)), dX_);
+    for (Index l = layers_ - 1; l >= 0; --l) {
+        Block& b = blocks_[size_t(l)];
+        auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
+        auto dW = [&](LmBlockTensor k) { return store_.grad(lm_tensor(l, k)); };
+        // X_next = H + MLP(LN2(H)): dX_ is d(X_next); the residual passes it to dH unchanged
+        bias_d_.backward(rows, dX_, dW(kB2));
+        zero(dU_, rows * 4 * d);
+        down_.backward(rows, b.G, W(kW2), dX_, dW(kW2), dU_);  // dG
+        Gelu::backward(rows * 4 * d, b.U, b.T, dU_, dU_);     // dU
+        bias_4d_.backward(rows, dU_, dW(kB1));
+        zero(dY_, rows * d);
+        up_.backward(rows, b.Y2, W(kW1), dU_, dW(kW1), dY_);  // dY2
+        norm_.backward(rows, b.H, W(kLn2Gain), b.mean2, b.rstd2, dY_, dW(kLn2Gain), dW(kLn2Bias), dX_);  // dX_ is now dH
+        // H = X + Attn(LN1(X)): dO = dH
+        bias_d_.backward(rows, dX_, dW(kBo));
+        zero(dZ_, rows * d);
+        out_.backward(rows, b.Z, W(kWo), dX_, dW(kWo), dZ_);
+        attention_.backward(sequences, b.Q, b.K, b.V, b.A, dZ_, dQ_, dK_, dV_, scratch_);
+        bias_d_.backward(rows, dQ_, dW(kBq));
+        bias_d_.backward(rows, dK_, dW(kBk));
+        bias_d_.backward(rows, dV_, dW(kBv));
+        zero(dY_, rows * d);
+        qkv_.backward(rows, b.Y1, W(kWq), dQ_, dW(kWq), dY_);
+        qkv_.backward(rows, b.Y1, W(kWk), dK_, dW(kWk), dY_);
+        qkv_.backward(rows, b.Y1, W(kWv), dV_, dW(kWv), dY_);                           // dY1
+        norm_.backward(rows, b.X, W(kLn1Gain), b.mean1, b.rstd1, dY_, dW(kLn1Gain), dW(kLn1Bias), dX_);  // dX_ is now dX
+    }
+    embedding_.backward(rows, tokens, dX_, store_.grad(kEmbedding));
+    embedding_.backward_positions(rows, dX_, store_.grad(kPositions));
+}
+
+double LanguageModel::compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets) {
+    require(sequences >= 1 && sequences <= batch_,
+            "sequences must be from 1 to batch (" + std::to_string(batch_) + "), got " + std::to_string(sequences));
+    const Index rows = sequences * n_;
+    for (Index r = 0; r < rows; ++r)
+        if (tokens[r] < 0 || tokens[r] >= vocab_ || targets[r] >= vocab_)
+            fail("tokens and targets must be in [0, vocab), got " + std::to_string(tokens[r]) + " -> " +
+                 std::to_string(targets[r]));
+    forward(sequences, n_, tokens, targets);
+    const double loss = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
+    backward(sequences, tokens);
+    return loss;
+}
+
+void LanguageModel::train_step() {
+    const Index length = fill_batch(batches_, tokens_.data(), targets_.data(), true);
+    forward(batch_, length, tokens_.data(), targets_.data());
+    last_loss_ = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
+    // if/fail, not require: the message is built only on failure (no allocation per step)
+    if (!std::isfinite(last_loss_)) divergence_.found(steps_);
+    backward(batch_, tokens_.data());
+    adam_update(adam_, store_, steps_ + 1, divergence_);
+    ++steps_;
+}
+
+LmStep LanguageModel::step(double n, std::vector<double>* losses) {
+    require_steps(n);
+    decoding_.live = false;  // the cache holds keys and values of the old weights
+    // multiply-adds of one step: forward, and backward about twice that
+    const double d = double(d_), rows = double(batch_ * n_);
+    const double work = 3 * (rows * (double(layers_) * 12 * d * d + d * double(vocab_)) +
+                             double(layers_) * 2 * double(batch_) * double(n_) * double(n_) * d);
+    if (!(work * n <= kMaxWork)) require_work(work * n, std::to_string(Index(n)) + " training steps");
+    if (losses) losses->resize(size_t(n));
+    double tokens = 0;
+    for (Index s = 0; s < Index(n); ++s) {
+        train_step();
+        tokens += double(kept_);
+        if (losses) (*losses)[size_t(s)] = last_loss_;
+    }
+    check_update();  // one window's forward: 1 / (3 batch) of a step's work
+    return {double(steps_), last_loss_, tokens};
+}
+
+LmEvaluation LanguageModel::evaluate() {
+    require(held_windows_ > 0, "evaluate needs held-out texts: held_out is empty");
+    double total = 0, counted = 0;
+    for (Index first = 0; first < held_windows_; first += batch_) {
+        // windows sorted by length: each chunk padded to its longest only
+        const Index count = std::min(batch_, held_windows_ - first);
+        Index length = 1;
+        for (Index w = first; w < first + count; ++w) length = std::max(length, held_lengths_[size_t(w)]);
+        for (Index w = 0; w < count; ++w)
+            for (Index k = 0; k < length; ++k) {
+                tokens_[size_t(w * length + k)] = held_tokens_[size_t((first + w) * n_ + k)];
+                targets_[size_t(w * length + k)] = held_targets_[size_t((first + w) * n_ + k)];
+            }
+        forward(count, length, tokens_.data(), targets_.data());
+        total += loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_) * double(kept_);
+        counted += double(kept_);
+    }
+    if (!std::isfinite(total)) divergence_.found(steps_);
+    return {total / counted, unigram_loss_, counted};
+}
+
+GradientCheck LanguageModel::gradient_check(Index per_tensor) const {
+    divergence_.require_none();
+    // one sequence of at most 6 positions: the first training text's first tokens,
+    // checked on the model cut to that context (the first rows of P)
+    const Index length = std::min<Index>(n_, 6);
+    const Index count = std::min(length, train_start_[1] - 1);  // the first text's targets
+    TokenIds tokens(size_t(length), kBoundary), targets(size_t(length), -1);
+    for (Index i = 0; i < count; ++i) {
+        tokens[size_t(i)] = train_tokens_[size_t(i)];
+        targets[size_t(i)] = train_tokens_[size_t(i) + 1];
+    }
+    LmConfig config = config_;
+    config.context = length;
+    ParamsD params = parameters_double();
+    params[kPositions] = MatD(params[kPositions].topRows(length));
+    // entries: every one, or `per_tensor` spread evenly over each tensor
+    std::vector<std::pair<Index, Index>> entries;
+    for (Index t = 0; t < Index(params.size()); ++t) {
+        const Index size = params[size_t(t)].size();
+        const Index take = per_tensor == 0 ? size : std::min(per_tensor, size);
+        for (Index i = 0; i < take; ++i) entries.push_back({t, (i * size) / take + (size / take) / 2});
+    }
+    const double d = double(d_), rows = double(length);
+    const double forward = rows * (double(layers_) * (12 * d * d + d * d) + d * double(vocab_)) +
+                           double(layers_) * 2 * rows * rows * d;
+    const double work = 4 * double(entries.size()) * forward;
+    if (!(work <= kMaxCheckWork))
+        fail("the gradient check of " + std::to_string(entries.size()) + " entries is too large: about " +
+             number(work) + " multiply-adds, more than " + std::to_string(std::int64_t(kMaxCheckWork)) +
+             "; check a smaller model");
+    return lm_gradient_check_reference(config, params, tokens, targets, entries);
+}
+
+}  // namespace attn::train
