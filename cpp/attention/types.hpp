@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace attn {
 
@@ -20,15 +21,48 @@ using Mask = Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>
 using MatRef = Eigen::Ref<const Mat>;
 using VecRef = Eigen::Ref<const Vec>;
 
+// The kinds of failure the core reports, one list: X(enumerator, the code the
+// JS API's AttentionError says). The bindings give each failure's code to the
+// facade as it is; no message is read to find it.
+#define ATTN_ERROR_CODES(X)                                                                         \
+    X(bad_argument, "BAD_ARGUMENT")      /* an argument or option the function refuses */         \
+    X(out_of_memory, "OUT_OF_MEMORY")    /* the inputs or the model do not fit in memory */       \
+    X(diverged, "DIVERGED")              /* training produced a non-finite loss or parameter */   \
+    X(bad_model_file, "BAD_MODEL_FILE")  /* bytes that are not a model file this version reads */ \
+    X(deleted, "DELETED")                /* a handle used after delete() (the bindings' tables) */
+enum class Code {
+#define ATTN_ENUMERATOR(name, code) name,
+    ATTN_ERROR_CODES(ATTN_ENUMERATOR)
+#undef ATTN_ENUMERATOR
+};
+// "BAD_ARGUMENT", ...
+const char* code_name(Code code);
+
 // The one exception type of the core. Its message names the argument and
-// what is wrong with it, in words a user of the JS API understands.
+// what is wrong with it, in words a user of the JS API understands; its code
+// says what kind of failure it is, and argument which argument it is about,
+// by the core's name for it as the message spells it ("d_model"; "" when no
+// one argument is): the JS facade says that name as its option's ("dModel").
 struct invalid_argument : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+    explicit invalid_argument(const std::string& message, Code code = Code::bad_argument, std::string argument = "")
+        : std::invalid_argument(message), code(code), argument(std::move(argument)) {}
+    Code code;
+    std::string argument;
 };
 
+// BAD_ARGUMENT, about no one argument. (Overloads and a const char* argument
+// rather than default strings: each of the core's few hundred checks would
+// build them inline, kilobytes of each module.)
 [[noreturn]] void fail(const std::string& message);
 inline void require(bool ok, const std::string& message) {
     if (!ok) fail(message);
+}
+// Another kind of failure: fail("training diverged …", Code::diverged, "learning_rate")
+[[noreturn]] void fail(const std::string& message, Code code, const char* argument = "");
+// BAD_ARGUMENT, naming the argument at fault
+[[noreturn]] void fail_argument(const char* argument, const std::string& message);
+inline void require_argument(bool ok, const char* argument, const std::string& message) {
+    if (!ok) fail_argument(argument, message);
 }
 
 // "(3, 4)"

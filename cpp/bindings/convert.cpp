@@ -156,15 +156,40 @@ void set_projected(val& out, const ProjectedAttention& r, Score score) {
     out.set("params", from_score_params(r.attention.params, score));
 }
 
-void fail_deleted(const char* kind) { fail(std::string("this ") + kind + " was deleted"); }
+val created(int handle, const val& options) {
+    val out = handle_object(handle);
+    out.set("options", options);
+    return out;
+}
 
+val with_defaults(val defaults, const val& o) {
+    val::global("Object").call<void>("assign", defaults, o);
+    return defaults;
+}
+
+void fail_deleted(const char* kind) { fail(std::string("this ") + kind + " was deleted", Code::deleted); }
+
+// The core's failure as the facade reads it (cpp/facade/core.js): an Error
+// whose message is the core's, with its code and the argument it names.
+// The message goes over as a std::string, read as UTF-8 ("白"); a C string
+// would be read as Latin-1. The code and the argument are ASCII.
+static val failure(Code code, const char* argument, const char* message) {
+    val error = val::global("Error").new_(val(std::string(message)));
+    error.set("code", val(code_name(code)));
+    error.set("argument", val(argument));
+    return error;
+}
+
+// (one catch clause: each clause of a try costs half a kilobyte of WASM)
 val guard_call(val (*body)(void* f), void* f) {
     try {
         return body(f);
-    } catch (const std::bad_alloc&) {
-        return val(std::string("out of memory: the inputs are too large for this module"));
     } catch (const std::exception& e) {
-        return val(std::string(e.what()));
+        if (const auto* core = dynamic_cast<const invalid_argument*>(&e))
+            return failure(core->code, core->argument.c_str(), e.what());
+        if (dynamic_cast<const std::bad_alloc*>(&e))
+            return failure(Code::out_of_memory, "", "out of memory: the inputs are too large for this module");
+        return failure(Code::bad_argument, "", e.what());
     }
 }
 

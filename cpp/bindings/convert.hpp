@@ -1,7 +1,8 @@
-// Conversions between the canonical JS objects that api.js hands over (types
-// checked, defaults filled in) and the core's types, and back. No maths, no
-// defaults. The files of cpp/bindings/ are the only ones that include
-// an Emscripten header.
+// Conversions between the canonical JS objects that the facade (cpp/facade/)
+// hands over (types checked) and the core's types, and back. No maths, no
+// defaults: an option left out of a core options struct keeps the core's
+// default (with_defaults). The files of cpp/bindings/ are the only ones that
+// include an Emscripten header.
 #pragma once
 
 #include "attention/attention_all.hpp"
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <initializer_list>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -20,7 +22,7 @@ namespace attn::js {
 
 using emscripten::val;
 
-// ---- JS -> C++ (types are already checked by api.js) ----------------------
+// ---- JS -> C++ (types are already checked by the facade) ------------------
 
 inline bool has(const val& o, const char* key) { return !o[key].isUndefined(); }
 
@@ -33,6 +35,32 @@ ScoreParams to_score_params(const val& p);
 Projections to_projections(const val& p);
 // The options shared by every function that ends in attention().
 AttentionOptions to_attention_options(const val& o, Index n_queries, Index n_keys);
+
+// The options of a core options struct registered as a value_object
+// (attention.cpp, training.cpp): the fields o gives over Options{}, whose defaults are the
+// core's, written there once. -> every field, by its JS name
+val with_defaults(val defaults, const val& o);  // defaults with o's fields over them (convert.cpp)
+template <class Options>
+val with_defaults(const val& o) {
+    return with_defaults(val(Options{}), o);
+}
+
+// A struct's number fields by their JS names: { "dModel", &Options::d_model }
+template <class Options>
+using NumberFields = std::initializer_list<std::pair<const char*, double Options::*>>;
+// the fields o gives, read onto out (the others keep the core's defaults)
+template <class Options>
+void read_fields(Options& out, const val& o, NumberFields<Options> fields) {
+    for (const auto& [name, member] : fields)
+        if (has(o, name)) out.*member = o[name].template as<double>();
+}
+// every field of in: { name: value }
+template <class Options>
+val fields_of(const Options& in, NumberFields<Options> fields) {
+    val out = val::object();
+    for (const auto& [name, member] : fields) out.set(name, in.*member);
+    return out;
+}
 
 // ---- C++ -> JS: copies, never views of the heap ---------------------------
 
@@ -73,11 +101,13 @@ val from_maps(const std::vector<std::vector<Mat>>& per_layer);
 void set_attention(val& out, const AttentionResult& r);
 void set_projected(val& out, const ProjectedAttention& r, Score score);
 
-// Runs f; an exception becomes its message, returned as a JS string (api.js
-// turns it into an Error). Nothing throws across the boundary, so every C++
-// destructor runs and the module keeps working after bad input. The catching
-// is one function (guard_call, convert.cpp) for every raw function, not a
-// copy in each.
+// Runs f; an exception becomes the failure the facade throws as an
+// AttentionError (cpp/facade/core.js): a JS Error with the core's message,
+// code ("BAD_ARGUMENT", ...: ATTN_ERROR_CODES) and argument (the core's name
+// of the argument it is about, "" if none); bad_alloc is OUT_OF_MEMORY.
+// Nothing throws across the boundary, so every C++ destructor runs and the
+// module keeps working after bad input. The catching is one function
+// (guard_call, convert.cpp) for every raw function, not a copy in each.
 val guard_call(val (*body)(void* f), void* f);
 template <class F>
 val guarded(F&& f) {

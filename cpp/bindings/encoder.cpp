@@ -1,6 +1,6 @@
-// The bindings of attention-encoder.mjs, the pretrained encoder behind
-// api-encoder.js (loaded by att.loadEncoder on first use): its raw functions
-// and their Embind declarations, one file for the module (its memory
+// The bindings of attention-encoder.mjs, the pretrained encoder behind the
+// facade's encoder.js (loaded by att.loadEncoder on first use): its raw
+// functions and their Embind declarations, one file for the module (its memory
 // statistics: memory_stats.cpp). JS holds a handle, never a pointer.
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"

@@ -1,7 +1,7 @@
 // The objects of the core that live between JS calls (an encoder, a trainer,
 // a language model), held by JS as handles: numbers, never pointers. One table
 // per kind of object; a handle that is not in it (deleted, or never made) is
-// an error naming the kind. The facade (api-checks.js, handleObject) already
+// an error naming the kind. The facade (cpp/facade/handles.js) already
 // refuses a deleted handle's calls; this is the check behind it.
 //
 //   Handles<Live>& trainers() { static Handles<Live> h("trainer"); return h; }
@@ -20,12 +20,14 @@ namespace attn::js {
 // "this <kind> was deleted" (convert.cpp: one copy of the message's code for every table)
 [[noreturn]] void fail_deleted(const char* kind);
 
-// what a raw *_create function answers: { handle }
+// what a raw *_create function answers: { handle }, or { handle, options }
+// with the options as used (every field, the core's defaults filled in)
 inline val handle_object(int handle) {
     val out = val::object();
     out.set("handle", handle);
     return out;
 }
+val created(int handle, const val& options);  // (convert.cpp)
 
 template <class T>
 class Handles {

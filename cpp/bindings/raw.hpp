@@ -1,7 +1,7 @@
-// The raw functions behind the facade that one file defines and another
-// declares to Embind: each takes the canonical JS object the facade built and
-// returns a plain JS object of copies, or the message of the exception the
-// core threw as a string. attention.cpp declares the core module's (defined
+// The raw functions behind the facade (cpp/facade/) that one file defines and
+// another declares to Embind: each takes the canonical JS object the facade
+// built and returns a plain JS object of copies, or the core's failure
+// (guard_call, convert.hpp). attention.cpp declares the core module's (defined
 // in raw_attention.cpp), training.cpp the training module's (raw_trainer.cpp,
 // raw_language_model.cpp), memory_stats.cpp every module's memory statistics
 // (convert.cpp); the encoder module's are defined and declared in encoder.cpp.

@@ -1,7 +1,7 @@
-// The language model behind api-language-model.js (attention/language_model/
-// model.hpp, analysis.hpp). JS holds a handle, never a pointer; a deleted
-// handle is an error. Each live model keeps a buffer for the losses of
-// step(n), reused from call to call, and its n-gram ladder once computed.
+// The language model behind the facade's language-model.js (attention/
+// language_model/model.hpp, analysis.hpp). JS holds a handle, never a pointer;
+// a deleted handle is an error. Each live model keeps a buffer for the losses
+// of step(n), reused from call to call, and its n-gram ladder once computed.
 #include "bindings/convert.hpp"
 #include "bindings/handles.hpp"
 #include "bindings/raw.hpp"
@@ -103,22 +103,25 @@ val text_corpus(const train::TextCorpus& corpus) {
 
 }  // namespace
 
+// the sizes and rates of a language model by their JS names (the texts aside)
+using train::LanguageModelOptions;
+const NumberFields<LanguageModelOptions> kModelFields = {
+    {"layers", &LanguageModelOptions::layers}, {"heads", &LanguageModelOptions::heads},
+    {"dModel", &LanguageModelOptions::d_model}, {"context", &LanguageModelOptions::context},
+    {"seed", &LanguageModelOptions::seed}, {"batch", &LanguageModelOptions::batch},
+    {"learningRate", &LanguageModelOptions::learning_rate}, {"warmup", &LanguageModelOptions::warmup},
+    {"clip", &LanguageModelOptions::clip}, {"minCount", &LanguageModelOptions::min_count},
+};
+
+// { texts, heldOut, and the sizes and rates given } -> { handle, options: every size and rate as used }
 val raw_lm_create(val o) {
     return guarded([&] {
-        train::LanguageModelOptions options;
+        LanguageModelOptions options;
         options.texts = to_strings(o["texts"]);
         options.held_out = to_strings(o["heldOut"]);
-        options.layers = o["layers"].as<double>();
-        options.heads = o["heads"].as<double>();
-        options.d_model = o["dModel"].as<double>();
-        options.context = o["context"].as<double>();
-        options.seed = o["seed"].as<double>();
-        options.batch = o["batch"].as<double>();
-        options.learning_rate = o["learningRate"].as<double>();
-        options.warmup = o["warmup"].as<double>();
-        options.clip = o["clip"].as<double>();
-        options.min_count = o["minCount"].as<double>();
-        return handle_object(models().add(LiveModel{std::make_unique<LanguageModel>(options), {}, {}}));
+        read_fields(options, o, kModelFields);
+        return created(models().add(LiveModel{std::make_unique<LanguageModel>(options), {}, {}}),
+                       fields_of(options, kModelFields));
     });
 }
 
@@ -188,17 +191,17 @@ val raw_lm_baselines(val o) {
 val raw_lm_generate(val o) {
     return guarded([&] {
         val out = val::object();
-        out.set("text", model_of(o).generate(o.as<train::GenerateOptions>()));  // a value_object
+        out.set("text", model_of(o).generate(with_defaults<train::GenerateOptions>(o).as<train::GenerateOptions>()));
         return out;
     });
 }
 
 val raw_lm_trace(val o) {
     return guarded([&] {
-        train::TraceOptions options;
-        options.residual = o["residual"].as<bool>();
-        options.layer_norm = o["layerNorm"].as<bool>();
-        options.temperature = o["temperature"].as<double>();
+        train::TraceOptions options;  // the options given over the core's defaults
+        if (has(o, "residual")) options.residual = o["residual"].as<bool>();
+        if (has(o, "layerNorm")) options.layer_norm = o["layerNorm"].as<bool>();
+        if (has(o, "temperature")) options.temperature = o["temperature"].as<double>();
         const train::Trace t = train::trace(model_of(o), o["text"].as<std::string>(), options);
         val stages = val::array();
         for (const train::TraceStage& s : t.stages) {
@@ -222,7 +225,8 @@ val raw_lm_trace(val o) {
 val raw_lm_begin_generation(val o) {
     return guarded([&] {
         val out = val::array();
-        for (const train::DecodeStep& s : model_of(o).begin_generation(o.as<train::GenerateOptions>()))
+        for (const train::DecodeStep& s :
+             model_of(o).begin_generation(with_defaults<train::GenerateOptions>(o).as<train::GenerateOptions>()))
             out.call<void>("push", decode_step(s));
         return out;
     });
@@ -276,13 +280,12 @@ val raw_lm_delete(val o) {
 // the repeats corpus (attention/language_model/text.hpp): { train: string[], heldOut: string[] }
 val raw_repeats_corpus(val o) {
     return guarded([&] {
-        train::RepeatsOptions options;
-        options.train = o["train"].as<double>();
-        options.held_out = o["heldOut"].as<double>();
-        options.min_length = o["minLength"].as<double>();
-        options.max_length = o["maxLength"].as<double>();
-        options.alphabet = o["alphabet"].as<std::string>();
-        options.seed = o["seed"].as<double>();
+        using train::RepeatsOptions;
+        RepeatsOptions options;  // the options given over the core's defaults
+        read_fields(options, o, {{"train", &RepeatsOptions::train}, {"heldOut", &RepeatsOptions::held_out},
+                                 {"minLength", &RepeatsOptions::min_length}, {"maxLength", &RepeatsOptions::max_length},
+                                 {"seed", &RepeatsOptions::seed}});
+        if (has(o, "alphabet")) options.alphabet = o["alphabet"].as<std::string>();
         return text_corpus(train::repeats_corpus(options));
     });
 }
@@ -290,9 +293,9 @@ val raw_repeats_corpus(val o) {
 // the reader's own text as a corpus (attention/language_model/text.hpp): { train: string[], heldOut: string[], repeats }
 val raw_own_corpus(val o) {
     return guarded([&] {
-        train::OwnOptions options;
-        options.context = o["context"].as<double>();
-        options.min_count = o["minCount"].as<double>();
+        using train::OwnOptions;
+        OwnOptions options;  // the options given over the core's defaults
+        read_fields(options, o, {{"context", &OwnOptions::context}, {"minCount", &OwnOptions::min_count}});
         const train::OwnCorpus corpus = train::own_corpus(o["text"].as<std::string>(), options);
         val out = text_corpus(corpus);
         out.set("repeats", corpus.repeats);

@@ -1,5 +1,5 @@
-// The trainers behind api-trainer.js: the attention model trained on a
-// sequence task (attention/training/trainer.hpp) and the learnable-width
+// The trainers behind the facade's trainer.js: the attention model trained on
+// a sequence task (attention/training/trainer.hpp) and the learnable-width
 // Nadaraya-Watson model (attention/training/width_trainer.hpp). JS holds a
 // handle, never a pointer; a deleted handle is an error. Each live trainer
 // keeps a buffer for the losses of step(n), reused from call to call.
@@ -52,11 +52,14 @@ val erase(const val& o) {
     return val(true);
 }
 
-// a trainer of type T from its Options (a value_object, training.cpp: every
-// field given by api-trainer.js): { handle }
+// a trainer of type T from the options given over the core's Options (a
+// value_object, training.cpp): { handle, options: every option as used }
 template <class T, class Options>
 val create(const val& o) {
-    return guarded([&] { return handle_object(table<T>().add(Live<T>{std::make_unique<T>(o.as<Options>()), {}})); });
+    return guarded([&] {
+        const val options = with_defaults<Options>(o);
+        return created(table<T>().add(Live<T>{std::make_unique<T>(options.as<Options>()), {}}), options);
+    });
 }
 
 // o.steps steps: { step, loss, ..., losses }

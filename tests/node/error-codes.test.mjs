@@ -94,3 +94,26 @@ test('the documented codes are the ones thrown (docs/api.md lists each)', () => 
   for (const code of ['BAD_ARGUMENT', 'DELETED', 'DIVERGED', 'BAD_MODEL_FILE', 'LOAD_FAILED', 'OUT_OF_MEMORY'])
     assert.match(doc, new RegExp(`\\| \`${code}\` \\|`), code);
 });
+
+test('no message text decides a code: a user\'s text that reads like another failure is still BAD_ARGUMENT', async () => {
+  // the core says what kind of failure it raised; the words of the message, here partly the caller's, are not read
+  const task = 'these sizes need 9 MB of buffers, more than the limit of 256 MB';
+  await assert.rejects(att.createTrainer({ task }),
+    coded('BAD_ARGUMENT', /^createTrainer: task must be 'reverse', 'shift' or 'date', got 'these sizes need 9 MB of buffers/));
+  await assert.rejects(att.createTrainer({ task: 'training diverged at step 1' }), coded('BAD_ARGUMENT', /^createTrainer: task must be /));
+});
+
+test('no message text decides a name: the argument the core names is said as the JS option, the caller\'s words as they are', async () => {
+  await assert.rejects(att.createTrainer({ task: 'learning_rate' }),
+    coded('BAD_ARGUMENT', /^createTrainer: task must be 'reverse', 'shift' or 'date', got 'learning_rate'$/));
+  await assert.rejects(att.createTrainer({ learningRate: -1 }),
+    coded('BAD_ARGUMENT', /^createTrainer: learningRate must be a finite number greater than 0, got -1$/));
+  const lm = await att.createLanguageModel({ texts: ['abcab', 'bcabc'], heldOut: [], layers: 1, heads: 1, dModel: 4, context: 8 });
+  try {
+    assert.throws(() => lm.setParameters({ d_model: [[1]] }),
+      coded('BAD_ARGUMENT', /^languageModel\.setParameters: no tensor "d_model" in this model \(parameters\(\) names them\)$/));
+    assert.throws(() => lm.evaluate(), coded('BAD_ARGUMENT', /^languageModel\.evaluate: evaluate needs held-out texts: heldOut is empty$/));
+  } finally {
+    lm.delete();
+  }
+});

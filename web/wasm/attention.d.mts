@@ -436,7 +436,12 @@ export interface MemoryStats {
 
 export interface AttentionModule {
   /** Row-wise softmax of x / temperature; masked entries get 0, a fully masked row is all 0. */
-  softmax(x: MatrixLike, options?: { temperature?: number; mask?: MaskLike }): Matrix;
+  softmax(x: MatrixLike, options?: {
+    /** divides x before the softmax (default 1) */
+    temperature?: number;
+    /** one entry per entry of x, 1 = may attend */
+    mask?: MaskLike;
+  }): Matrix;
   /** The output alone, by the fused kernel (dot score; causal and validLength allowed, no mask). */
   attention(options: AttentionOptions & { intermediates: false }): AttentionOutput;
   /** Every step of the chain (the default). */
@@ -477,7 +482,12 @@ export interface AttentionModule {
   /** Nadaraya-Watson: attention with scalar queries, keys and values. */
   kernelRegression(options: KernelRegressionOptions): KernelRegressionResult;
   /** Self-attention, recurrent, convolutional and fully connected layers compared. */
-  costModel(options: { n: number; d: number; k?: number }): LayerCost[];
+  costModel(options: {
+    n: number;
+    d: number;
+    /** the convolution's kernel width (default 3) */
+    k?: number;
+  }): LayerCost[];
   /** A decoder writing n tokens one at a time, one self-attention layer (QKᵀ and AV, as costModel counts). */
   generationCost(options: { n: number; d: number }): GenerationCost;
   /** Entropy -sum w log w (nats) of each row of weights. */
@@ -498,9 +508,20 @@ export interface AttentionModule {
    * One vector per token (the same word, case-insensitively, gets the same
    * vector): entries with zero mean and unit variance. Illustrative: they carry no meaning.
    */
-  embedTokens(options: { tokens: string[]; d: number; /** default 1 */ seed?: number }): Matrix;
+  embedTokens(options: {
+    tokens: string[];
+    d: number;
+    /** seeds the vectors (default 1) */
+    seed?: number;
+  }): Matrix;
   /** Random q.k samples showing that the variance grows like d, and 1/sqrt(d) fixes it. */
-  dotProductSamples(options: { d: number; count?: number; /** default 1 */ seed?: number }): DotProductSamples;
+  dotProductSamples(options: {
+    d: number;
+    /** pairs drawn (default 2000) */
+    count?: number;
+    /** seeds the draws (default 1) */
+    seed?: number;
+  }): DotProductSamples;
   /** Counts of values in `bins` equal-width bins on [from, to] (bins: 1..10000, from < to). */
   histogram(options: { values: VectorLike; bins: number; from: number; to: number }): Histogram;
   /**

@@ -10,7 +10,7 @@ namespace attn {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { fail("model file: " + what); }
+[[noreturn]] void bad(const std::string& what) { fail("model file: " + what, Code::bad_model_file); }
 
 // The file's tensors as the encoder takes them: each found by name with its
 // shape checked (-1: any), before any of them is decoded.
@@ -58,8 +58,7 @@ struct StoredLayer {
 
 StoredLayer find_layer(Tensors& t, const std::string& p, Index d_in, Index heads) {
     StoredLayer L;
-    require(d_in % heads == 0, "model file: " + p + " width " + std::to_string(d_in) + " is not divisible by " +
-                                   std::to_string(heads) + " heads");
+    if (d_in % heads != 0) bad(p + " width " + std::to_string(d_in) + " is not divisible by " + std::to_string(heads) + " heads");
     L.out_W = &t.take(p + "out.W", d_in, -1);
     const Index d_out = L.out_W->cols;
     L.width = d_in;
@@ -172,7 +171,7 @@ void encode_into(const Encoder& e, std::string_view text, bool maps, EncoderResu
     static thread_local Workspace work;
     Workspace& w = work;
     tokenize_into(e.vocab, text, r.tokens);
-    if (r.tokens.ids.empty()) fail("the text is empty");
+    if (r.tokens.ids.empty()) fail("text is empty: type a sentence");
     Tokens& t = r.tokens;
     r.truncated = Index(t.ids.size()) > e.max_pieces;  // the model's longest input: cut, and say so
     keep_pieces(t, size_t(e.max_pieces));

@@ -13,7 +13,7 @@ namespace {
 constexpr std::uint32_t kMaxDim = 1u << 24;  // rows or cols of one tensor
 constexpr std::uint32_t kMaxCount = 1u << 20;  // pieces or tensors
 
-[[noreturn]] void bad(const std::string& what) { fail("model file: " + what); }
+[[noreturn]] void bad(const std::string& what) { fail("model file: " + what, Code::bad_model_file); }
 
 // A cursor over the file that never reads past its end.
 class Reader {

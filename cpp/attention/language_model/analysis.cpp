@@ -77,7 +77,7 @@ HeadRoles head_roles(LanguageModel& model, const std::vector<std::string>& texts
     const Index layers = model.config().layers, heads = model.config().heads;
     std::vector<const std::vector<std::int32_t>*> measured;
     if (texts.empty()) {
-        require(!held.empty(), "headRoles needs texts: none given and held_out is empty");
+        require_argument(!held.empty(), "held_out", "headRoles needs texts: none given and held_out is empty");
         Index total = 0;
         for (const auto& t : held) {
             const Index m = std::min(n, Index(t.size()) + 1);
@@ -157,12 +157,13 @@ Halves halves(LanguageModel& model, const std::vector<std::string>& texts) {
     std::vector<std::vector<std::int32_t>> given = model.encode_all(texts, "texts");
     const auto& all = texts.empty() ? model.held_out_tokens() : given;
     const Index n = model.context(), batch = model.batch(), vocab = model.vocab();
-    require(!all.empty(), "halves needs texts: none given and held_out is empty");
+    const char* const named = texts.empty() ? "held_out" : "texts";
+    require_argument(!all.empty(), "held_out", "halves needs texts: none given and held_out is empty");
     for (size_t i = 0; i < all.size(); ++i)
-        require(Index(all[i].size()) + 1 <= n, (texts.empty() ? "held_out[" : "texts[") + std::to_string(i) +
-                                                   "] has " + std::to_string(all[i].size()) +
-                                                   " characters; the halves need the whole text in the context: at most " +
-                                                   std::to_string(n - 1));
+        require_argument(Index(all[i].size()) + 1 <= n, named,
+                         named + ("[" + std::to_string(i)) + "] has " + std::to_string(all[i].size()) +
+                             " characters; the halves need the whole text in the context: at most " +
+                             std::to_string(n - 1));
     double loss[2] = {0, 0}, right[2] = {0, 0}, count[2] = {0, 0};
     std::vector<std::int32_t> best(size_t(batch * n));
     const SoftmaxCrossEntropy cross_entropy{vocab};
@@ -247,7 +248,7 @@ std::vector<std::pair<double, double>> counted(Index order, const std::vector<st
 Baselines baselines(const LanguageModel& model) {
     const std::vector<std::vector<std::int32_t>>& held_texts = model.held_out_tokens();
     const Index vocab = model.vocab();
-    require(!held_texts.empty(), "baselines needs held-out texts: held_out is empty");
+    require_argument(!held_texts.empty(), "held_out", "baselines needs held-out texts: held_out is empty");
     require(vocab <= 65536, "baselines count at most 65536 tokens, the vocabulary has " + std::to_string(vocab));
     const std::vector<std::vector<std::int32_t>> train = model.training_tokens();
     // k from the last tenth of the training texts (at least one), counted on the rest

@@ -26,12 +26,12 @@ Sizes validated(const LanguageModelOptions& o) {
     s.layers = integer_option(o.layers, "layers", 1, 4);
     s.d = integer_option(o.d_model, "d_model", 1, 256);
     s.heads = integer_option(o.heads, "heads", 1, double(s.d));
-    require(s.d % s.heads == 0,
-            "d_model " + std::to_string(s.d) + " is not divisible by heads " + std::to_string(s.heads));
+    require_argument(s.d % s.heads == 0, "d_model",
+                     "d_model " + std::to_string(s.d) + " is not divisible by heads " + std::to_string(s.heads));
     s.n = integer_option(o.context, "context", 2, 128);
     s.batch = integer_option(o.batch, "batch", 1, 512);
-    require(std::isfinite(o.learning_rate) && o.learning_rate > 0,
-            "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
+    require_argument(std::isfinite(o.learning_rate) && o.learning_rate > 0, "learning_rate",
+                     "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
     integer_option(o.warmup, "warmup", 0, 1e9);
     require(std::isfinite(o.clip) && o.clip >= 0, "clip must be a finite number >= 0, got " + number(o.clip));
     integer_option(o.min_count, "min_count", 1, 1e9);
@@ -99,7 +99,8 @@ void LanguageModel::build_vocabulary(const std::vector<CodePoints>& train, const
     first_char_ = Index(code_points_.size());
     code_points_.insert(code_points_.end(), kept.begin(), kept.end());
     vocab_ = Index(code_points_.size());
-    require(vocab_ - first_char_ >= 1, "texts must hold at least one character seen min_count times or more");
+    require_argument(vocab_ - first_char_ >= 1, "min_count",
+                     "texts must hold at least one character seen min_count times or more");
 }
 
 std::int32_t LanguageModel::token_of(std::uint32_t cp) const {
@@ -120,9 +121,10 @@ void LanguageModel::check_memory(const std::vector<CodePoints>& train, const std
     }
     const Sizes s{layers_, heads_, d_, n_, batch_};
     const double floats = floats_needed(s, double(vocab_), params, train_tokens, held_tokens);
-    require(floats <= kMaxFloats, "these sizes and texts need " + number(std::ceil(floats * 4 / 1048576)) +
-                                      " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) +
-                                      " MB");
+    if (!(floats <= kMaxFloats))
+        fail("these sizes and texts need " + number(std::ceil(floats * 4 / 1048576)) +
+                 " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) + " MB",
+             Code::out_of_memory);
 }
 
 // The training texts as [0] + tokens + [0], one after another; the held-out

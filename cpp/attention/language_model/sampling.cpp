@@ -17,11 +17,11 @@ SamplingOptions sampling_options(double temperature, double top_k, double top_p,
             "temperature must be a finite number >= 0, got " + number(temperature));
     o.temperature = temperature;
     o.top_k = integer_option(top_k, "top_k", 0, 1e9);
-    require(std::isfinite(top_p) && top_p > 0 && top_p <= 1,
-            "top_p must be a number greater than 0 and at most 1 (1: no nucleus filter), got " + number(top_p));
+    require_argument(std::isfinite(top_p) && top_p > 0 && top_p <= 1, "top_p",
+                     "top_p must be a number greater than 0 and at most 1 (1: no nucleus filter), got " + number(top_p));
     o.top_p = top_p;
-    require(std::isfinite(min_p) && min_p >= 0 && min_p <= 1,
-            "min_p must be a number from 0 to 1 (0: no minimum), got " + number(min_p));
+    require_argument(std::isfinite(min_p) && min_p >= 0 && min_p <= 1, "min_p",
+                     "min_p must be a number from 0 to 1 (0: no minimum), got " + number(min_p));
     o.min_p = min_p;
     return o;
 }

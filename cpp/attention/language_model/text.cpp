@@ -81,8 +81,9 @@ TextCorpus repeats_corpus(const RepeatsOptions& o) {
             "alphabet must hold distinct characters");
     const Index lo = integer_option(o.min_length, "min_length", 1, 60);
     const Index hi = integer_option(o.max_length, "max_length", double(lo), 60);
-    require(hi <= Index(alphabet.size()), "max_length " + std::to_string(hi) + " is more than the alphabet's " +
-                                              std::to_string(alphabet.size()) + " characters");
+    require_argument(hi <= Index(alphabet.size()), "max_length",
+                     "max_length " + std::to_string(hi) + " is more than the alphabet's " +
+                         std::to_string(alphabet.size()) + " characters");
     Rng rng(std::uint64_t(o.seed), kRepeatsStream);
     auto text = [&] {
         const Index length = lo + Index(rng.next() % std::uint64_t(hi - lo + 1));

@@ -160,7 +160,7 @@ LmStep LanguageModel::step(double n, std::vector<double>* losses) {
 }
 
 LmEvaluation LanguageModel::evaluate() {
-    require(held_windows_ > 0, "evaluate needs held-out texts: held_out is empty");
+    require_argument(held_windows_ > 0, "held_out", "evaluate needs held-out texts: held_out is empty");
     double total = 0, counted = 0;
     for (Index first = 0; first < held_windows_; first += batch_) {
         // windows sorted by length: each chunk padded to its longest only

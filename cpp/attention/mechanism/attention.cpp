@@ -18,8 +18,8 @@ static void check_mask_options(const AttentionOptions& o, Index n_queries, Index
         fail("mask has shape " + shape(o.mask.rows(), o.mask.cols()) + " but needs (rows(query), rows(key)) = " +
              shape(n_queries, n_keys));
     if (o.valid_length && (*o.valid_length < 0 || *o.valid_length > n_keys))
-        fail("valid_length must be between 0 and the number of keys (" + std::to_string(n_keys) + "), got " +
-             std::to_string(o.valid_length.value_or(0)));
+        fail_argument("valid_length", "valid_length must be between 0 and the number of keys (" +
+                                          std::to_string(n_keys) + "), got " + std::to_string(o.valid_length.value_or(0)));
 }
 
 // Expects options that passed check_mask_options().   -> (n_queries, n_keys)

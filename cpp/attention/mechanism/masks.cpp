@@ -9,9 +9,9 @@ static void check_sizes(Index n_queries, Index n_keys) {
 
 Mask mask_padding(Index n_queries, Index n_keys, Index valid_length) {
     check_sizes(n_queries, n_keys);
-    require(valid_length >= 0 && valid_length <= n_keys,
-            "valid_length must be between 0 and the number of keys (" + std::to_string(n_keys) +
-                "), got " + std::to_string(valid_length));
+    require_argument(valid_length >= 0 && valid_length <= n_keys, "valid_length",
+                     "valid_length must be between 0 and the number of keys (" + std::to_string(n_keys) +
+                         "), got " + std::to_string(valid_length));
     Mask m(n_queries, n_keys);
     for (Index i = 0; i < n_queries; ++i)
         for (Index j = 0; j < n_keys; ++j) m(i, j) = j < valid_length;

@@ -21,8 +21,8 @@ MultiHeadResult multi_head_attention(const MatRef& X, const MatRef& M, Index hea
                                      const AttentionOptions& options) {
     const Index d_model = p.Wo.rows();
     require(heads >= 1, "heads must be at least 1, got " + std::to_string(heads));
-    require(d_model % heads == 0, "d_model (" + std::to_string(d_model) + ") must be divisible by heads (" +
-                                      std::to_string(heads) + ")");
+    require_argument(d_model % heads == 0, "d_model",
+                     "d_model (" + std::to_string(d_model) + ") must be divisible by heads (" + std::to_string(heads) + ")");
     require(options.score == Score::dot, "multi-head attention uses the dot score");
     const ProjectedAttention all = project(X, M, p.W);  // validates X, M, W
     const Index d_h = d_model / heads;

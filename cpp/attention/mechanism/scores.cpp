@@ -49,10 +49,11 @@ static void check_param(const VecRef& v, Index size, const std::string& name) {
 }
 
 static void check_sigma(Scalar sigma) {
-    require(std::isfinite(sigma) && sigma > 0,
-            "params.sigma must be a finite number greater than 0, got " + number(sigma));
+    require_argument(std::isfinite(sigma) && sigma > 0, "params.sigma",
+                     "params.sigma must be a finite number greater than 0, got " + number(sigma));
     // 2 sigma^2 must be a normal, finite float32: the score divides by it
-    require(std::isnormal(2 * sigma * sigma), "params.sigma = " + number(sigma) + " is out of range (sigma^2 over- or underflows float32)");
+    require_argument(std::isnormal(2 * sigma * sigma), "params.sigma",
+                     "params.sigma = " + number(sigma) + " is out of range (sigma^2 over- or underflows float32)");
 }
 
 // Multiply-adds of each score, to refuse calls that would run for minutes.

@@ -7,7 +7,7 @@
 namespace attn {
 
 void require_width(Index width, const char* name) {
-    require(width > 0, std::string(name) + " must be positive, got " + std::to_string(width));
+    require_argument(width > 0, name, std::string(name) + " must be positive, got " + std::to_string(width));
 }
 
 static void check_projection(const Mat& W, Index rows, Index cols, const char* name) {

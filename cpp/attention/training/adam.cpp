@@ -5,8 +5,8 @@
 namespace attn::train {
 
 void validate(const AdamOptions& o) {
-    require(std::isfinite(o.learning_rate) && o.learning_rate > 0,
-            "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
+    require_argument(std::isfinite(o.learning_rate) && o.learning_rate > 0, "learning_rate",
+                     "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
     require(o.beta1 >= 0 && o.beta1 < 1, "beta1 must be in [0, 1), got " + number(o.beta1));
     require(o.beta2 >= 0 && o.beta2 < 1, "beta2 must be in [0, 1), got " + number(o.beta2));
     require(std::isfinite(o.epsilon) && o.epsilon > 0,

@@ -12,7 +12,8 @@ void require_steps(double n) {
 
 void fail_diverged(Index step) {
     fail("training diverged at step " + std::to_string(step) +
-         ": the loss or a parameter is no longer finite; try a smaller learning_rate");
+             ": the loss or a parameter is no longer finite; try a smaller learning_rate",
+         Code::diverged, "learning_rate");
 }
 
 bool all_finite(const float* x, Index n) {

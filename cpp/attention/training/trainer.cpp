@@ -1,5 +1,6 @@
 #include "attention/training/trainer.hpp"
 
+#include "attention/options.hpp"
 #include "attention/mechanism/positional.hpp"
 #include "attention/training/products.hpp"
 #include "attention/training/step.hpp"
@@ -13,13 +14,6 @@ namespace {
 // the generator streams of this model's parameters and data
 namespace streams {
 constexpr std::uint64_t E = 41, Wq = 42, Wk = 43, Wv = 44, Wo = 45, batches = 51, held_out = 52, probe = 53;
-}
-
-Index integer_option(double x, const std::string& name, double lo, double hi) {
-    require(std::isfinite(x) && x == std::floor(x), name + " must be an integer, got " + number(x));
-    require(x >= lo && x <= hi,
-            name + " must be an integer from " + number(lo) + " to " + number(hi) + ", got " + number(x));
-    return Index(x);
 }
 
 // floats of every buffer a trainer holds
@@ -40,18 +34,19 @@ ModelConfig validated(const TrainerOptions& o) {
     c.vocab = integer_option(o.vocab, "vocab", 2, 4096);
     c.d_model = integer_option(o.d_model, "d_model", 1, 512);
     c.heads = integer_option(o.heads, "heads", 1, double(c.d_model));
-    require(c.d_model % c.heads == 0,
-            "d_model " + std::to_string(c.d_model) + " is not divisible by heads " + std::to_string(c.heads));
+    require_argument(c.d_model % c.heads == 0, "d_model",
+                     "d_model " + std::to_string(c.d_model) + " is not divisible by heads " + std::to_string(c.heads));
     const Index batch = integer_option(o.batch, "batch", 1, 4096);
-    require(std::isfinite(o.learning_rate) && o.learning_rate > 0,
-            "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
+    require_argument(std::isfinite(o.learning_rate) && o.learning_rate > 0, "learning_rate",
+                     "learning_rate must be a finite number greater than 0, got " + number(o.learning_rate));
     c.causal = o.causal;
     c.residual = o.residual;
     c.cross = o.cross;
     const double floats = floats_needed(c, batch);
-    require(floats <= Trainer::kMaxFloats, "these sizes need " + number(std::ceil(floats * 4 / 1048576)) +
-                                               " MB of buffers, more than the limit of " +
-                                               number(Trainer::kMaxFloats * 4 / 1048576) + " MB");
+    if (!(floats <= Trainer::kMaxFloats))
+        fail("these sizes need " + number(std::ceil(floats * 4 / 1048576)) + " MB of buffers, more than the limit of " +
+                 number(Trainer::kMaxFloats * 4 / 1048576) + " MB",
+             Code::out_of_memory);
     return c;
 }
 

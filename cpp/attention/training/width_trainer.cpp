@@ -116,12 +116,14 @@ NwStep NwTrainer::step(double n, std::vector<double>* losses) {
         grad_ = float(g);
         // if/fail: the message is built only on failure
         if (!std::isfinite(loss) || !std::isfinite(g))
-            fail("training diverged at step " + std::to_string(steps_ + 1) + ": the loss is no longer finite");
+            fail("training diverged at step " + std::to_string(steps_ + 1) + ": the loss is no longer finite",
+                 Code::diverged);
         adam_.step(&width_, &grad_, &m_, &v_, 1);
         ++steps_;
         if (!std::isfinite(width_))
             fail("training diverged at step " + std::to_string(steps_) +
-                 ": w is no longer finite; try a smaller learning_rate");
+                     ": w is no longer finite; try a smaller learning_rate",
+                 Code::diverged, "learning_rate");
         if (losses) (*losses)[size_t(s)] = loss;
     }
     return {double(steps_), loss, double(width_)};

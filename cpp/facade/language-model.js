@@ -1,0 +1,111 @@
+// The language model of the JS API, in the training module (training-module.js
+// puts it in its facade; the attention module's createLanguageModel calls it there).
+//
+//   const lm = await att.createLanguageModel({ texts: ['…'], heldOut: ['…'] });
+//   lm.step(50);                 // { step, loss, losses, tokens }
+//   lm.evaluate();               // { loss, unigramLoss, tokens } on the held-out texts
+//   lm.generate({ seed: 3 });    // a text
+//   lm.trace('Anna');            // the forward stage by stage: { tokens, stages, next, entropy }
+//   lm.beginGeneration({ seed: 3 }); lm.nextToken();  // the same, one token at a time through the cache
+//   lm.delete();
+//
+// The model lives in the WASM heap: JS holds a handle, never a pointer, and
+// delete() frees it (handles.js). Options are checked against a schema
+// (unknown option, wrong type); their defaults, sizes, ranges and memory
+// limits are the core's (LanguageModelOptions, GenerateOptions, TraceOptions,
+// RepeatsOptions, OwnOptions), whose messages name the JS options:
+//   "createLanguageModel: dModel 64 is not divisible by heads 3"
+//   "languageModel.generate: topK must be an integer from 0 to 1000000000, got -1"
+import { fail } from './error.js';
+import { describe, kinds } from './kinds.js';
+import { check } from './schema.js';
+import { stepCount, trainerObject } from './trainer.js';
+
+// sampling: softmax(logits / temperature) over the topK most likely, then the fewest most likely
+// reaching topP (the nucleus), then those at least minP times as likely as the first (cpp/attention/language_model/sampling.hpp)
+const sampling = { temperature: 'number', topK: 'int', topP: 'number', minP: 'number', seed: 'seed' };
+
+export const schemas = {
+  createLanguageModel: {
+    texts: 'strings!', heldOut: 'strings!', layers: 'int', heads: 'int', dModel: 'int', context: 'int',
+    seed: 'seed', batch: 'int', learningRate: 'number', warmup: 'int', clip: 'number', minCount: 'int',
+  },
+  'languageModel.generate': { prompt: 'string', maxTokens: 'int', ...sampling },
+  'languageModel.beginGeneration': { prompt: 'string', ...sampling },
+  'languageModel.trace': { residual: 'boolean', layerNorm: 'boolean', temperature: 'number' },
+  repeatsCorpus: { train: 'int', heldOut: 'int', minLength: 'int', maxLength: 'int', alphabet: 'string', seed: 'seed' },
+  ownCorpus: { context: 'int', minCount: 'int' },
+};
+
+// texts to measure on, or (absent) the model's held-out texts
+const optionalTexts = (fn, texts) => (texts === undefined ? [] : kinds.strings(fn, 'texts', texts));
+// { handle, ...options } checked against the schema of fn ('languageModel.generate')
+const withOptions = (fn, handle, options) => ({ handle, ...check(fn, 'options', options, schemas[fn]) });
+
+// the tensors named (as parameters() names them; the others keep theirs) set to the matrices given
+function setParameters(call, fn, handle, tensors) {
+  if (tensors === null || typeof tensors !== 'object' || Array.isArray(tensors) || ArrayBuffer.isView(tensors))
+    fail(fn, 'tensors must be an object { name: matrix } as parameters() gives, got ' + describe(tensors));
+  const names = Object.keys(tensors);
+  if (names.length === 0) fail(fn, 'tensors is empty: name at least one tensor of parameters()');
+  call(fn, 'raw_lm_set_parameters', { handle, names, values: names.map((name) => kinds.matrix(fn, name, tensors[name])) });
+}
+
+// the methods of a language model: { name: (fn, handle, ...args) => result }
+const methods = (call) => ({
+  // n Adam steps: { step: steps so far, loss: the last step's, losses: Float64Array(n) }
+  step: (fn, handle, steps) => call(fn, 'raw_lm_step', { handle, steps: stepCount(fn, steps) }),
+  evaluate: (fn, handle) => call(fn, 'raw_lm_evaluate', { handle }),
+  next: (fn, handle, prefix) => call(fn, 'raw_lm_next', { handle, prefix: kinds.string(fn, 'prefix', prefix) }),
+  attention: (fn, handle, text) => call(fn, 'raw_lm_attention', { handle, text: kinds.string(fn, 'text', text) }),
+  headScores: (fn, handle, text, period) => call(fn, 'raw_lm_head_scores', {
+    handle, text: kinds.string(fn, 'text', text), period: kinds.int(fn, 'period', period === undefined ? 6 : period),
+  }),
+  // what each head attends to, over the texts given or the held-out texts (the roles
+  // of cpp/attention/language_model/analysis.hpp): { heads: [layer][head] { previous, self, first, induction,
+  // line, best, score }, texts, queries }; a role no query has is null
+  headRoles: (fn, handle, texts) => call(fn, 'raw_lm_head_roles', { handle, texts: optionalTexts(fn, texts) }),
+  // texts written twice (att.repeatsCorpus): { first, second: { loss, accuracy, tokens } }
+  halves: (fn, handle, texts) => call(fn, 'raw_lm_halves', { handle, texts: optionalTexts(fn, texts) }),
+  // the n-gram ladder on the held-out texts: { ladder: [{ order, loss, k }], tokens }
+  baselines: (fn, handle) => call(fn, 'raw_lm_baselines', { handle }),
+  generate: (fn, handle, g) => call(fn, 'raw_lm_generate', withOptions(fn, handle, g)).text,
+  // the forward on ⏎ + text stage by stage, the residuals or layer norms removed if asked:
+  // { tokens, stages: [{ name, layer, values: Matrix, rms }], next: { tokens, probabilities }, entropy }
+  trace: (fn, handle, text, t) => call(fn, 'raw_lm_trace', { text: kinds.string(fn, 'text', text), ...withOptions(fn, handle, t) }),
+  // generation one token at a time through the key-value cache: the prompt's steps, then one per call
+  beginGeneration: (fn, handle, g) => call(fn, 'raw_lm_begin_generation', withOptions(fn, handle, g)),
+  nextToken: (fn, handle) => call(fn, 'raw_lm_next_token', { handle }),
+  gradientCheck: (fn, handle) => call(fn, 'raw_lm_gradient_check', { handle }),
+  vocabulary: (fn, handle) => call(fn, 'raw_lm_vocabulary', { handle }),
+  parameters: (fn, handle) => call(fn, 'raw_lm_parameters', { handle }),
+  setParameters: (fn, handle, tensors) => setParameters(call, fn, handle, tensors),
+});
+
+export const FUNCTIONS = {
+  createLanguageModel: ({ call }) => function createLanguageModel(options) {
+    const fn = 'createLanguageModel';
+    // { handle, options: every size and rate (not the texts), the core's defaults filled in }
+    const created = call(fn, 'raw_lm_create', check(fn, 'options', options, schemas.createLanguageModel));
+    // info(): its options (trainerObject), and from the core its parameter count, vocabulary size,
+    // the tokens a step predicts and the steps taken
+    const about = (fn, handle) => {
+      const i = call(fn, 'raw_lm_info', { handle });
+      return { parameters: i.parameters, vocab: i.vocab, tokensPerStep: i.tokensPerStep, step: i.steps };
+    };
+    return trainerObject(call, 'languageModel', created, 'raw_lm_delete', about, methods(call));
+  },
+  // { train, heldOut }: the repeats corpus, each text a random string of distinct
+  // characters written twice (its second half predictable only by copying)
+  repeatsCorpus: ({ call }) => function repeatsCorpus(options) {
+    return call('repeatsCorpus', 'raw_repeats_corpus', check('repeatsCorpus', 'options', options, schemas.repeatsCorpus));
+  },
+  // { train, heldOut, repeats }: the reader's own text, its lines (long ones in windows of
+  // context - 1 characters), a text equal to an earlier one dropped (repeats counts them),
+  // every tenth held out; refused with a message when it is empty, binary, too short
+  // (in all or once the repeats are dropped) or has too many distinct characters
+  ownCorpus: ({ call }) => function ownCorpus(text, options) {
+    const fn = 'ownCorpus';
+    return call(fn, 'raw_own_corpus', { text: kinds.string(fn, 'text', text), ...check(fn, 'options', options, schemas.ownCorpus) });
+  },
+};
