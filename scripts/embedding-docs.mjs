@@ -77,8 +77,8 @@ export function reference() {
 
 // the README's table: one row per widget, linked to its reference
 export function widgetTable() {
-  return [TABLE_START, '| widget | what the reader does |', '|---|---|',
-    ...Object.entries(DEFINITIONS).map(([name, def]) => `| [${code(name)}](docs/embedding.md#${name}) | ${cell(def.summary)} |`), TABLE_END].join('\n');
+  return [TABLE_START, '', '| widget | what the reader does |', '|---|---|',
+    ...Object.entries(DEFINITIONS).map(([name, def]) => `| [${code(name)}](docs/embedding.md#${name}) | ${cell(def.summary)} |`), '', TABLE_END].join('\n');
 }
 
 // text with what stands between start and end (the markers included) written anew
