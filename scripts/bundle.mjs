@@ -1,37 +1,57 @@
-// Bundles web/page/embed-script.js (the widgets, the runtime, the stylesheet and the
-// single-file WASM module) into web/embed.js: one classic script for
+// Bundles web/page/embed-script.js (every widget of web/widgets/list.js, the runtime,
+// the stylesheets and the single-file WASM module) into web/embed.js: one classic script for
 // <script src> embeds from any origin and from file://. The encoder's and the
 // trainers' modules stay beside it (wasm/attention-{encoder,training}.js).
 //   node scripts/bundle.mjs                       writes web/embed.js
+//   node scripts/bundle.mjs --web DIR             DIR/embed.js, of the page in DIR (another copy's web/)
 //   bundleEmbed({ outfile, filesFolder })         another copy: scripts/dist.mjs writes the
 //                                                 release's, whose other files are in filesFolder
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const web = fileURLToPath(new URL('../web/', import.meta.url));
+const WEB = fileURLToPath(new URL('../web/', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// web/styles/style.css with its @import-ed files (web/styles/) inlined, in order: one text
-const styles = await build({
-  entryPoints: [web + 'styles/style.css'],
-  bundle: true,
-  write: false,
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-const css = styles.outputFiles[0].text;
-
-// `import css from '../styles/style.css'` gets that text
-const inlineStyles = {
-  name: 'inline-styles',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/styles\/style\.css$/ }, () => ({ path: 'style.css', namespace: 'styles' }));
-    b.onLoad({ filter: /.*/, namespace: 'styles' }, () => ({ contents: css, loader: 'text' }));
-  },
-};
+// `import { DEFINITIONS, STRINGS, STYLES } from 'every-widget'` (page/embed-script.js)
+// gets every widget of web/widgets/list.js imported at once: its definition,
+// its words in every language of web/i18n/i18n.js, and web/styles/style.css
+// (its @import-ed files inlined) followed by every widget's style.css in the
+// list's order, as one text; so attentionWasm.mount() needs no fetch.
+async function bundledWidgets(web) {
+  const { WIDGETS } = await import(pathToFileURL(web + 'widgets/list.js').href);
+  const { LANGUAGES } = await import(pathToFileURL(web + 'i18n/i18n.js').href);
+  const sheets = ['styles/style.css', ...WIDGETS.map((id) => `widgets/${id}/style.css`)];
+  const styles = await build({
+    stdin: { contents: sheets.map((file) => `@import "./${file}";`).join('\n'), resolveDir: web, loader: 'css' },
+    bundle: true,
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const lines = [], definitions = [], strings = Object.fromEntries(LANGUAGES.map((lang) => [lang, []]));
+  WIDGETS.forEach((id, k) => {
+    lines.push(`import * as w${k} from './${id}/widget.js';`);
+    definitions.push(`${JSON.stringify(id)}: w${k}`);
+    for (const lang of LANGUAGES) {
+      lines.push(`import w${k}${lang} from './${id}/${lang}.js';`);
+      strings[lang].push(`${JSON.stringify(id)}: w${k}${lang}`);
+    }
+  });
+  const contents = [...lines,
+    `export const DEFINITIONS = Object.freeze({ ${definitions.join(', ')} });`,
+    `export const STRINGS = { ${LANGUAGES.map((lang) => `${lang}: { ${strings[lang].join(', ')} }`).join(', ')} };`,
+    `export const STYLES = ${JSON.stringify(styles.outputFiles[0].text)};`].join('\n');
+  return {
+    name: 'every-widget',
+    setup(b) {
+      b.onResolve({ filter: /^every-widget$/ }, () => ({ path: 'every-widget', namespace: 'every-widget' }));
+      b.onLoad({ filter: /.*/, namespace: 'every-widget' }, () => ({ contents, resolveDir: web + 'widgets' }));
+    },
+  };
+}
 
 // attention.mjs imports its two other modules on first use (cpp/facade/parts-import.js:
 // import('./attention-encoder.mjs'), import('./attention-training.mjs')). In
@@ -40,7 +60,7 @@ const inlineStyles = {
 // (cpp/facade/parts-script.js, the classic module's own loader, told where
 // attention.js would be).
 const partsLoader = fileURLToPath(new URL('../cpp/facade/parts-script.js', import.meta.url));
-const separateParts = {
+const separateParts = (web) => ({
   name: 'separate-parts',
   setup(b) {
     b.onResolve({ filter: /^\.\/attention-(encoder|training)\.mjs$/ }, (args) => ({ path: args.path, namespace: 'part' }));
@@ -56,10 +76,11 @@ export default (options) => parts.${part}().then((module) => module.default(opti
       };
     });
   },
-};
+});
 
-// filesFolder: where the other files are, relative to the script ('' beside it)
-export async function bundleEmbed({ outfile = web + 'embed.js', filesFolder = '' } = {}) {
+// filesFolder: where the other files are, relative to the script ('' beside it);
+// web: the page's folder (another copy's, for tests/browser/new-widget.test.mjs)
+export async function bundleEmbed({ web = WEB, outfile = web + 'embed.js', filesFolder = '' } = {}) {
   await build({
     entryPoints: [web + 'page/embed-script.js'],
     outfile,
@@ -68,7 +89,7 @@ export async function bundleEmbed({ outfile = web + 'embed.js', filesFolder = ''
     target: 'es2020',
     minify: true,
     legalComments: 'none',
-    plugins: [inlineStyles, separateParts],
+    plugins: [await bundledWidgets(web), separateParts(web)],
     // the module is one file: it never needs its own URL (assets.js finds the script's)
     define: {
       'import.meta.url': 'undefined',
@@ -79,4 +100,7 @@ export async function bundleEmbed({ outfile = web + 'embed.js', filesFolder = ''
   });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundleEmbed();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--web');
+  await bundleEmbed(at > 0 ? { web: `${resolve(process.argv[at + 1])}/` } : {});
+}

@@ -12,8 +12,9 @@ import { createRequire } from 'node:module';
 const top = fileURLToPath(new URL('..', import.meta.url));
 
 // What is not hand-written code: the built modules, the bundle, the message
-// catalogs (one sentence per line), the lock file and the data.
-const NOT_CODE = [/^web\/wasm\//, /^web\/embed\.js$/, /^web\/i18n\/\w+\.js$/, /\.json$/, /\.md$/, /^LICENSE$/];
+// catalogs and each widget's words (one sentence per line: web/i18n/<lang>.js,
+// web/widgets/<id>/<lang>.js), the lock file and the data.
+const NOT_CODE = [/^web\/wasm\//, /^web\/embed\.js$/, /^web\/(i18n|widgets\/[\w-]+)\/[a-z]{2,3}(-[A-Z][A-Za-z]+)?\.js$/, /\.json$/, /\.md$/, /^LICENSE$/];
 const CODE = /\.(cpp|hpp|h|js|mjs|ts|mts|css|sh|html|txt)$/;
 
 export function sourceFiles() {

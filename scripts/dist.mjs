@@ -23,8 +23,9 @@ const top = fileURLToPath(new URL('..', import.meta.url));
 const web = join(top, 'web');
 
 // what of web/ a host does not need: the float model files (the page asks for
-// them only with ?weights=), the module types (the npm package's), intermediates
-const LEFT_OUT = [/^model\/encoder\.f(16|32)\.bin$/, /\.d\.m?ts$/, /\.wasm$/, /^package\.json$/];
+// them only with ?weights=), the module types (the npm package's), intermediates,
+// a widget's test fixtures (widgets/<id>/fixture.js)
+const LEFT_OUT = [/^model\/encoder\.f(16|32)\.bin$/, /\.d\.m?ts$/, /\.wasm$/, /^package\.json$/, /^widgets\/[\w-]+\/fixture\.js$/];
 // what stays at the top, under the names pages and authors use
 const PAGES = ['index.html', 'embed.html'];
 

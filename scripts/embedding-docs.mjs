@@ -1,21 +1,28 @@
-// The widgets' reference in docs/embedding.md, written from the widgets' own
-// definitions: for each, its title, its state keys (type, range or choices,
-// default) from its `controls` and `defaults`, and the release's files it loads
-// (`assets`), in the page's order (web/index.html). It replaces the text
-// between the two markers of the file.
-//   node scripts/embedding-docs.mjs           writes the reference
-//   node scripts/embedding-docs.mjs --check   fails (exit 1) when the file is stale
-// tests/node/embedding-docs.test.mjs runs the check.
+// The widgets' reference in docs/embedding.md and the README's widget table,
+// written from the list of widgets (web/widgets/list.js, the page's order) and
+// their own definitions: for each, in the reference, its title, its state keys
+// (type, range or choices, default) from its `controls` and `defaults`, and the
+// release's files it loads (`assets`); in the table, its `summary`. Each
+// replaces the text between its two markers in its file.
+//   node scripts/embedding-docs.mjs           writes both
+//   node scripts/embedding-docs.mjs --check   fails (exit 1) when either is stale
+// tests/node/release.test.mjs and docs.test.mjs check them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import en from '../web/i18n/en.js';
 import { layout } from '../web/i18n/typeset.js';
-import { DEFINITIONS } from '../web/widgets/all.js';
+import { loadEveryWidget } from '../web/widgets/list.js';
 
 export const DOC = fileURLToPath(new URL('../docs/embedding.md', import.meta.url));
+export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 const START = '<!-- widgets: written by scripts/embedding-docs.mjs from the widgets\' definitions -->';
 const END = '<!-- widgets: end -->';
+const TABLE_START = '<!-- widget table: written by scripts/embedding-docs.mjs from the widgets\' definitions -->';
+const TABLE_END = '<!-- widget table: end -->';
+
+// every widget, in the page's order: { id: definition }, and the English words of each
+const { definitions: DEFINITIONS, strings: { en: WORDS } } = await loadEveryWidget(['en']);
 
 const code = (value) => `\`${value}\``;
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -38,7 +45,7 @@ function kind(control) {
 
 // what the key is for: its label in the widget's catalog section, else a word on why it has none
 function meaning(name, control) {
-  const label = control.label && (en[name]?.[control.label] ?? en.common?.[control.label]);
+  const label = control.label && (WORDS[name]?.[control.label] ?? en.common?.[control.label]);
   if (label) return layout(label).map((run) => run.text).join('');  // the catalog's markup read by its own parser
   return control.hidden ? 'kept by the widget (a selection, a step count, a model address)' : '';
 }
@@ -50,18 +57,10 @@ function defaultText(def, key) {
   return [shown(base), ...perLanguage.map(([lang, d]) => `${shown(d[key])} in ${lang}`)].join('; ');
 }
 
-// the widgets in the order of the page's sections
-function pageOrder() {
-  const page = readFileSync(new URL('../web/index.html', import.meta.url), 'utf8');
-  const order = [...page.matchAll(/data-widget="([\w-]+)"/g)].map((m) => m[1]);
-  const at = (name) => (order.includes(name) ? order.indexOf(name) : order.length);
-  return Object.entries(DEFINITIONS).sort(([a], [b]) => at(a) - at(b));
-}
-
 export function reference() {
   const out = [START, ''];
-  for (const [name, def] of pageOrder()) {
-    const title = en[name].title.replace(/[_^]\{([^}]*)\}/g, '$1');
+  for (const [name, def] of Object.entries(DEFINITIONS)) {
+    const title = WORDS[name].title.replace(/[_^]\{([^}]*)\}/g, '$1');
     out.push(`### \`${name}\``, '', `${title}.`, '');
     const files = ['`embed.js`', ...(def.assets ?? []).map(code)];
     out.push(`Files of the release it loads (script tag): ${files.join(', ')}${name === 'language-model' ? ' (the chosen corpus only)' : ''}.`, '');
@@ -76,22 +75,35 @@ export function reference() {
   return out.join('\n');
 }
 
-// the file with its reference written anew
-export function updated(text = readFileSync(DOC, 'utf8')) {
-  const from = text.indexOf(START), to = text.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`${DOC}: the markers of the widgets' reference are missing`);
-  return text.slice(0, from) + reference() + text.slice(to + END.length);
+// the README's table: one row per widget, linked to its reference
+export function widgetTable() {
+  return [TABLE_START, '', '| widget | what the reader does |', '|---|---|',
+    ...Object.entries(DEFINITIONS).map(([name, def]) => `| [${code(name)}](docs/embedding.md#${name}) | ${cell(def.summary)} |`), '', TABLE_END].join('\n');
 }
 
+// text with what stands between start and end (the markers included) written anew
+function between(text, start, end, written, file) {
+  const from = text.indexOf(start), to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file}: the markers of the widgets' text are missing`);
+  return text.slice(0, from) + written + text.slice(to + end.length);
+}
+
+// the guide with its reference written anew; the README with its table
+export const updated = (text = readFileSync(DOC, 'utf8')) => between(text, START, END, reference(), DOC);
+export const updatedReadme = (text = readFileSync(README, 'utf8')) => between(text, TABLE_START, TABLE_END, widgetTable(), README);
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const text = readFileSync(DOC, 'utf8');
-  const next = updated(text);
-  if (process.argv.includes('--check')) {
-    if (next !== text) {
-      console.error('docs/embedding.md is stale: run node scripts/embedding-docs.mjs');
-      process.exit(1);
+  let stale = false;
+  for (const [file, update] of [[DOC, updated], [README, updatedReadme]]) {
+    const text = readFileSync(file, 'utf8');
+    const next = update(text);
+    if (next === text) continue;
+    if (process.argv.includes('--check')) {
+      console.error(`${file} is stale: run node scripts/embedding-docs.mjs`);
+      stale = true;
+    } else {
+      writeFileSync(file, next);
     }
-  } else {
-    writeFileSync(DOC, next);
   }
+  if (stale) process.exit(1);
 }

@@ -1,60 +1,49 @@
-// Writes a new widget that works: a minimal module (a softmax with a
-// temperature slider, computed by the core, drawn as bars, exported as CSV and
-// JSON), its sections in every catalog, its styles, its browser test, and its
-// place in the registries, the page, the README's table and the embedding
-// guide. CONTRIBUTING.md says what each file is for.
+// Writes a new widget that works: its folder, web/widgets/NAME/ (a minimal
+// definition, a softmax with a temperature slider computed by the core, drawn
+// as bars, exported as CSV and JSON; its words in every language; its styles),
+// its line at the end of the list of widgets (web/widgets/list.js), and its
+// browser test; then writes the widgets' reference in docs/embedding.md and
+// the README's table anew from the list (scripts/embedding-docs.mjs). The page,
+// the iframe, embed.js and the tests find it through the list. CONTRIBUTING.md
+// says what each file is for.
 //   npm run new-widget NAME            (NAME: lowercase words joined by hyphens)
 //   node scripts/new-widget.mjs NAME [--root DIR]   (DIR: another copy of the project, for its test)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-
-// 'word-order' -> 'wordOrder' (its import name in widgets/all.js)
-const camel = (name) => name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+const LIST = 'web/widgets/list.js';
+// the catalog's own sections (web/i18n/<lang>.js): a widget's words are a section named after it
+const RESERVED = ['common', 'page', 'glossary'];
 
 function fail(message) {
   console.error(`new-widget: ${message}`);
   process.exit(1);
 }
 
-// Inserts text before the first match of pattern in file (a string edit: the
-// files stay as their authors wrote them).
-function insertBefore(root, file, pattern, text) {
-  const path = join(root, file);
-  const source = readFileSync(path, 'utf8');
-  const at = source.search(pattern);
-  if (at < 0) fail(`${file}: no place found for the new widget (${pattern})`);
-  writeFileSync(path, source.slice(0, at) + text + source.slice(at));
-}
-
-function lastIndexOfPattern(source, pattern) {
-  let last = -1;
-  for (const m of source.matchAll(new RegExp(pattern, 'g'))) last = m.index + m[0].length;
-  return last;
-}
-
-// Inserts text after the last match of pattern in file.
-function insertAfterLast(root, file, pattern, text) {
-  const path = join(root, file);
-  const source = readFileSync(path, 'utf8');
-  const at = lastIndexOfPattern(source, pattern);
-  if (at < 0) fail(`${file}: no place found for the new widget (${pattern})`);
-  writeFileSync(path, source.slice(0, at) + text + source.slice(at));
+// The list with name as the last line of WIDGETS (its array: one quoted id a line, then "]);")
+function listed(source, name) {
+  const start = source.indexOf('export const WIDGETS = Object.freeze([');
+  const end = source.indexOf('\n]);', start);
+  if (start < 0 || end < 0) fail(`${LIST}: the array WIDGETS is not where it was`);
+  if (source.slice(start, end).includes(`'${name}',`)) fail(`${LIST} already lists ${name}`);
+  return `${source.slice(0, end)}\n  '${name}',${source.slice(end)}`;
 }
 
 function widgetModule(name) {
   return `// Widget "${name}": a softmax with a temperature, as \`npm run new-widget\` wrote
 // it. Make it yours: the numbers in compute() (from the core: att is the
-// attention module), the DOM in build() and render(), the words in the
-// catalogs' "${name}" sections, the styles in styles/${name}.css.
-import { element } from '../runtime/dom.js';
-import { hbar } from '../render/bars.js';
-import { formatNumber } from '../render/format.js';
+// attention module), the DOM in build() and render(), the words in en.js and
+// zh.js beside this file, the styles in style.css.
+import { element } from '../../render/dom.js';
+import { hbar } from '../../render/bars.js';
+import { formatNumber } from '../../render/format.js';
 
 export const name = '${name}';
+// what the reader does here: its row of the README's widget table (not shown on the page)
+export const summary = 'sees a softmax even out as its temperature rises (written by npm run new-widget: say what the reader does here)';
 
 // the release's files it loads beside embed.js, besides the core (docs/embedding.md)
 export const assets = [];
@@ -97,19 +86,21 @@ export function exports(data, state, t) {
 `;
 }
 
-function catalogSection(name, lang) {
+// its words in lang: en.js or zh.js of its folder
+function strings(name, lang) {
   const text = lang === 'zh'
     ? { title: '带温度的 softmax', intro: '把温度调高，权重变得更平均；调低，最大的分数拿走几乎全部权重。', temperature: '温度',
         weight: '分数 {score} → 权重 {weight}', score: '分数', weightColumn: '权重' }
     : { title: 'Softmax with a temperature', intro: 'Raise the temperature and the weights even out; lower it and the largest score takes almost all the weight.',
         temperature: 'Temperature', weight: 'score {score} → weight {weight}', score: 'score', weightColumn: 'weight' };
   const quoted = (value) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  const lines = Object.entries(text).map(([key, value]) => `    ${key}: ${quoted(value)},`);
-  return `  '${name}': {\n${lines.join('\n')}\n  },\n`;
+  const lines = Object.entries(text).map(([key, value]) => `  ${key}: ${quoted(value)},`);
+  const about = lang === 'zh' ? 'in Simplified Chinese: the same keys and placeholders as en.js' : 'in English: zh.js has the same keys and placeholders';
+  return `// The "${name}" widget's words ${about}.\nexport default {\n${lines.join('\n')}\n};\n`;
 }
 
 function stylesheet(name) {
-  return `/* Widget "${name}" (widgets/${name}.js): its own prefixed classes only. */
+  return `/* Widget "${name}" (widget.js): its own prefixed classes only. */
 .${name}-weights { margin: 0.5rem 0 0; padding-left: 1.5rem; }
 .${name}-weight { margin: 0.3rem 0; font-variant-numeric: tabular-nums; }
 .${name}-weight .hbar { display: block; width: min(100%, 24rem); height: 0.7rem; margin-top: 0.15rem; }
@@ -147,39 +138,35 @@ test('${name}: the core\\'s weights at the state\\'s temperature, and again afte
 
 export function newWidget(name, root = REPO) {
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name ?? '')) fail(`give the widget a name of lowercase words joined by hyphens, got ${JSON.stringify(name)}`);
-  const module = `web/widgets/${name}.js`;
-  if (existsSync(join(root, module))) fail(`${module} already exists`);
-  const index = readFileSync(join(root, 'web/widgets/index.js'), 'utf8');
-  if (index.includes(`'${name}':`)) fail(`web/widgets/index.js already lists ${name}`);
+  if (RESERVED.includes(name)) fail(`"${name}" names a section of the catalogs (${RESERVED.join(', ')}): choose another name`);
+  const folder = `web/widgets/${name}`;
+  if (existsSync(join(root, folder))) fail(`${folder} already exists`);
+  // (a folder beside a module of the same name, widgets/list.js and widgets/list/, would read as one thing)
+  if (existsSync(join(root, `${folder}.js`))) fail(`${folder}.js exists: choose another name`);
+  const list = listed(readFileSync(join(root, LIST), 'utf8'), name);
 
-  const written = [module, `web/styles/${name}.css`, `tests/browser/${name}.test.mjs`];
-  writeFileSync(join(root, module), widgetModule(name));
-  writeFileSync(join(root, `web/styles/${name}.css`), stylesheet(name));
-  writeFileSync(join(root, `tests/browser/${name}.test.mjs`), browserTest(name));
-
-  insertBefore(root, 'web/widgets/index.js', /\n};\n/, `\n  '${name}': () => import('./${name}.js'),`);
-  insertAfterLast(root, 'web/widgets/all.js', "import \\* as \\w+ from '\\./[\\w-]+\\.js';", `\nimport * as ${camel(name)} from './${name}.js';`);
-  insertBefore(root, 'web/widgets/all.js', /\n}\);\n/, `\n  '${name}': ${camel(name)},`);
-  insertAfterLast(root, 'web/index.html', '<section class="section" id="[\\w-]+"><div data-widget="[\\w-]+"><p class="widget-loading">Loading…</p></div></section>',
-    `\n    <section class="section" id="${name}"><div data-widget="${name}"><p class="widget-loading">Loading…</p></div></section>`);
-  for (const lang of ['en', 'zh']) insertBefore(root, `web/i18n/${lang}.js`, /^};\s*$/m, catalogSection(name, lang));
-  insertAfterLast(root, 'web/styles/style.css', '@import url\\("[\\w-]+\\.css"\\);', `\n@import url("${name}.css");`);
-  insertAfterLast(root, 'README.md', '\\n\\| \\[`[\\w-]+`\\]\\(docs/embedding\\.md#[\\w-]+\\) \\|[^\\n]*\\|',
-    `\n| [\`${name}\`](docs/embedding.md#${name}) | sees a softmax even out as its temperature rises (written by npm run new-widget: say what it does) |`);
-  const edited = ['web/widgets/index.js', 'web/widgets/all.js', 'web/index.html', 'web/i18n/en.js', 'web/i18n/zh.js', 'web/styles/style.css', 'README.md'];
-  if (resolve(root) === resolve(REPO)) {
-    const docs = spawnSync(process.execPath, [join(REPO, 'scripts/embedding-docs.mjs')], { stdio: 'inherit' });
-    if (docs.status !== 0) fail('scripts/embedding-docs.mjs failed');
-    edited.push('docs/embedding.md');
-  }
-  return { written, edited };
+  const files = {
+    [`${folder}/widget.js`]: widgetModule(name),
+    [`${folder}/en.js`]: strings(name, 'en'),
+    [`${folder}/zh.js`]: strings(name, 'zh'),
+    [`${folder}/style.css`]: stylesheet(name),
+    [`tests/browser/${name}.test.mjs`]: browserTest(name),
+  };
+  mkdirSync(join(root, folder));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(root, file), text);
+  writeFileSync(join(root, LIST), list);
+  // the README's table and the widgets' reference, from the list (where this copy has the script)
+  const docs = existsSync(join(root, 'scripts/embedding-docs.mjs'));
+  if (docs && spawnSync(process.execPath, [join(root, 'scripts/embedding-docs.mjs')], { stdio: 'inherit' }).status !== 0) fail('scripts/embedding-docs.mjs failed');
+  return { folder, written: Object.keys(files), listed: LIST, docs };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--root');
   const root = at >= 0 ? resolve(args.splice(at, 2)[1]) : REPO;
-  const { written, edited } = newWidget(args[0], root);
-  console.log(`new-widget: wrote ${written.join(', ')}\nnew-widget: added it to ${edited.join(', ')}`);
+  const { written, listed: list, docs } = newWidget(args[0], root);
+  console.log(`new-widget: wrote ${written.join(', ')}\nnew-widget: added one line to ${list}`);
+  if (docs) console.log('new-widget: wrote README.md\'s widget table and docs/embedding.md\'s reference anew');
   console.log(`new-widget: try it: npm start, then ?#${args[0]}; test it: node --test tests/browser/${args[0]}.test.mjs`);
 }

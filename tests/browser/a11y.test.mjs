@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { WIDGETS } from '../../web/widgets/index.js';
+import { WIDGETS } from '../../web/widgets/list.js';
 import { startBrowser, openPage, assertClean } from './harness.mjs';
 
 const AXE = createRequire(import.meta.url)('axe-core');
@@ -62,7 +62,7 @@ for (const lang of ['en', 'zh']) {
   test(`the whole page, every widget rendered, ${lang}: no violation in light or dark`, async () => {
     const { page, log } = await openPage(browser, `?lang=${lang}`);
     await allReady(page, 'main');
-    assert.equal(await page.locator('main [data-widget][data-ready="true"]').count(), Object.keys(WIDGETS).length);
+    assert.equal(await page.locator('main [data-widget][data-ready="true"]').count(), WIDGETS.length);
     await assertBothSchemes(page, `page ${lang}`);
     assertClean(log, browser.origin);
     await page.close();
@@ -82,7 +82,7 @@ test('the table of contents opened at 375 px: no violation in light or dark', as
 // Each embed in one language, English and Chinese in turn: what a widget
 // shows in both is checked on the whole page above; what an embed adds
 // around it (its document, its title, its language) in both, on half of them each.
-Object.keys(WIDGETS).forEach((name, k) => {
+WIDGETS.forEach((name, k) => {
   const lang = k % 2 ? 'zh' : 'en';
   test(`embed ${name}, ${lang}: no violation in light or dark`, async () => {
     const { page, log } = await openPage(browser, `embed.html?widget=${name}&lang=${lang}`);

@@ -1,4 +1,4 @@
-// Browser test of the complexity widget (web/widgets/complexity.js): the table,
+// Browser test of the complexity widget (web/widgets/complexity/widget.js): the table,
 // the doubling factor (4 for self-attention: quadratic), the crossover n = d
 // and the fully-connected parameters are the core's costModel numbers; the
 // controls and the URL drive them; the quiz answers from the core; the embed

@@ -1,4 +1,4 @@
-// Browser test of the concepts widget (web/widgets/concepts.js): focused vs
+// Browser test of the concepts widget (web/widgets/concepts/widget.js): focused vs
 // saliency attention and the cocktail-party effect, in both languages, with the
 // terms of Hemon's article "注意力机制" (聚焦式注意力, 显著性注意力, 鸡尾酒会效应);
 // the scene control changes the picture and round-trips through the URL; the
@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import * as concepts from '../../web/widgets/concepts.js';
-import en from '../../web/i18n/en.js';
-import zh from '../../web/i18n/zh.js';
+import * as concepts from '../../web/widgets/concepts/widget.js';
+import en from '../../web/widgets/concepts/en.js';
+import zh from '../../web/widgets/concepts/zh.js';
 import { eventually, startBrowser, withPage, whenReady } from './harness.mjs';
 
 const WIDGET = '[data-widget="concepts"]';
@@ -26,7 +26,7 @@ const active = (page) => page.locator(`${WIDGET} .cc-card.is-active`).getAttribu
 test('compute() needs no core: it never touches the module it is given', () => {
   const untouchable = new Proxy({}, { get(_, key) { throw new Error(`the core was used: ${String(key)}`); } });
   assert.deepEqual(concepts.compute(untouchable, { scene: 'saliency' }), { scene: 'saliency' });
-  assert.deepEqual(Object.keys(en.concepts).sort(), Object.keys(zh.concepts).sort(), 'the same keys in both languages');
+  assert.deepEqual(Object.keys(en).sort(), Object.keys(zh).sort(), 'the same keys in both languages');
 });
 
 test('the full page shows both kinds of attention and the cocktail party; the scene control and the URL agree', () => withPage(browser, '', async ({ page }) => {

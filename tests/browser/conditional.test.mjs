@@ -1,4 +1,4 @@
-// Browser test of the conditional widget (web/widgets/conditional.js): the two
+// Browser test of the conditional widget (web/widgets/conditional/widget.js): the two
 // maps and max |Δ| are the core's numbers for the condition and for c = 0, the
 // fused shape follows the fusion, the controls and the URL drive it, bad input
 // shows an alert, and it renders alone in an embed.

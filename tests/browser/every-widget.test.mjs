@@ -5,14 +5,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { WIDGETS } from '../../web/widgets/index.js';
+import { WIDGETS } from '../../web/widgets/list.js';
 import { startBrowser, withPage } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await startBrowser(); });
 after(async () => { await browser?.close(); });
 
-const NAMES = Object.keys(WIDGETS);
+const NAMES = [...WIDGETS];
 
 async function ready(page, name) {
   await page.locator(`[data-widget="${name}"][data-ready="true"]`).waitFor({ timeout: 20000 });
@@ -92,6 +92,8 @@ test('the full page mounts every widget, in both languages, and fits a 375 px sc
         await ready(page, name);
       }
       assert.equal(await page.locator('main [data-widget]').count(), NAMES.length, 'a section for every widget');
+      // one section per widget, in the list's order (web/widgets/list.js), then the glossary
+      assert.deepEqual(await page.locator('main > section').evaluateAll((all) => all.map((s) => s.id)), [...NAMES, 'glossary'], 'the sections in the list\'s order');
       assert.equal(await page.getByRole('alert').count(), 0, 'no alert');
       const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${lang}: the page is ${overflow}px wider than the screen`);

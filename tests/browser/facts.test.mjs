@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
 import { MODEL } from '../../web/widgets/training/engine.js';
+import { loadEveryWidget } from '../../web/widgets/list.js';
 import { startBrowser, whenReady, withPage } from './harness.mjs';
 
 let browser, att;
@@ -95,8 +96,9 @@ test('training: the shift is cyclic, and the intro says output 0 reads position 
 });
 
 test('real model and language model: no claim beyond what is known', async () => {
-  const catalogs = await Promise.all(['en', 'zh'].map(async (lang) => (await import(`../../web/i18n/${lang}.js`)).default));
-  const [en, zh] = catalogs;
+  // the two widgets' words (web/widgets/<id>/<lang>.js), by section as in the catalog
+  const { strings } = await loadEveryWidget(['en', 'zh']);
+  const { en, zh } = strings;
   // the Winograd note: what the head shows, and why that does not tell whether the model resolved "it"
   assert.match(en['real-model'].pairNote, /does not tell whether the model resolved the pronoun.*Attention is not Explanation/);
   assert.doesNotMatch(en['real-model'].pairNote, /would move the attention/);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { eventually, startBrowser } from './harness.mjs';
+import { LANGUAGES } from '../../web/i18n/i18n.js';
 
 const BUDGET = 400 * 1024;  // bytes, gzipped
 let browser;
@@ -35,7 +36,10 @@ test('the first view: at most 400 KB gzipped, each file once, no worker, no corp
   assert.equal(page.workers().length, 0, 'no worker');
   assert.deepEqual(urls.filter((url) => /^(data|model)\/|attention-(training|encoder)/.test(url)), [], 'no corpus, model or training module');
   assert.ok(urls.includes('wasm/attention.mjs'), 'the core, for the first widgets');
-  assert.deepEqual(urls.filter((url) => /^i18n\/(?!(en|i18n|typeset)\.js)\w+\.js$/.test(url)), [], 'only the reader\'s language: another catalog loads when chosen');
+  // only the reader's language: another catalog, and another language's words of a widget, load when chosen
+  const otherWords = new RegExp(`^widgets/[\\w-]+/(${LANGUAGES.filter((lang) => lang !== 'en').join('|')})\\.js$`);
+  assert.deepEqual(urls.filter((url) => /^i18n\/(?!(en|i18n|typeset)\.js)\w+\.js$/.test(url) || otherWords.test(url)), [], 'only the reader\'s language');
+  for (const name of ['concepts', 'kv-query']) assert.ok(urls.includes(`widgets/${name}/en.js`), `${name}'s English words`);
   // the guide gives this weight (docs/embedding.md, Sizes): within 15% of this view's
   const guide = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
   const [, files, kb] = /^\| `index\.html`, opened without scrolling .* \| (\d+) \| (\d+) KB \|$/m.exec(guide);

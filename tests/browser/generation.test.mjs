@@ -1,4 +1,4 @@
-// Browser test of the generation widget (web/widgets/generation.js): the small
+// Browser test of the generation widget (web/widgets/generation/widget.js): the small
 // names model writes one token at a time. The tokens, every row of the causal
 // map, the multiply-adds and the cache's size shown are the core's (the same
 // model trained in this process, the same seed); "Next token" adds exactly

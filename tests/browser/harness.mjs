@@ -319,10 +319,11 @@ export async function assertSafe(browser, page, log, what) {
 }
 
 // every widget's text controls but the model address (tested apart), from the definitions: { name: [{ key, fallback }] }
+// (widgets: web/widgets/list.js's)
 export async function textKeysOf(widgets) {
   const keys = {};
-  for (const [name, load] of Object.entries(widgets)) {
-    const def = await load();
+  for (const name of widgets.names) {
+    const def = await widgets.definition(name);
     keys[name] = def.controls.filter((c) => c.type === 'text' && c.key !== 'model')
       .map((c) => ({ key: c.key, fallback: def.defaults[c.key], maxLength: c.maxLength ?? 2000 }));
   }

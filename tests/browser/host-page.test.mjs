@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
-import { WIDGET_NAMES } from '../../web/widgets/index.js';
+import { WIDGETS as WIDGET_NAMES } from '../../web/widgets/list.js';
 import { eventually, startBrowser } from './harness.mjs';
 
 let browser, folder, host, attacker;

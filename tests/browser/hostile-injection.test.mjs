@@ -12,7 +12,7 @@
 //   node --test tests/browser/hostile-injection.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { WIDGETS } from '../../web/widgets/index.js';
+import { widgets } from '../../web/widgets/list.js';
 import { LOAD, assertSafe as assertSafeIn, eachWidget, offOriginRequests, openInstrumented, ready, startBrowser, textKeysOf, widget } from './harness.mjs';
 
 const HOSTILE = {
@@ -33,7 +33,7 @@ assert.equal(HOSTILE.long.length, 10000);
 let browser, textKeys;
 before(async () => {
   browser = await startBrowser();
-  textKeys = await textKeysOf(WIDGETS);
+  textKeys = await textKeysOf(widgets);
 });
 after(async () => { await browser?.close(); });
 const open = (path, options) => openInstrumented(browser, path, options);
@@ -145,8 +145,8 @@ test('the script embed (shadow roots, a host page without CSP): hostile sentence
 // every control of every widget but the text ones: { name: [key] }
 async function otherKeys() {
   const out = {};
-  for (const [name, load] of Object.entries(WIDGETS)) {
-    out[name] = (await load()).controls.filter((c) => c.type !== 'text').map((c) => c.key);
+  for (const name of widgets.names) {
+    out[name] = (await widgets.definition(name)).controls.filter((c) => c.type !== 'text').map((c) => c.key);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// Browser test of the kv-query widget (web/widgets/kv-query.js): the page shows
+// Browser test of the kv-query widget (web/widgets/kv-query/widget.js): the page shows
 // the numbers of the attention core, follows its controls and its URL, and stays
 // clean (no console error, no page error, no request outside its origin).
 // The example (keys 160..175 cm, values 55..70 kg, query 172, the weights

@@ -1,4 +1,4 @@
-// Browser test of the language-model widget (web/widgets/language-model.js):
+// Browser test of the language-model widget (web/widgets/language-model/widget.js):
 // what it shows after N steps (losses, the texts it writes, the next
 // character's distribution) is what this process's own module computes for
 // the same options, corpus file and steps; the names model beats the unigram

@@ -1,4 +1,4 @@
-// Browser test of the learned-width widget (web/widgets/learned-width.js): the
+// Browser test of the learned-width widget (web/widgets/learned-width/widget.js): the
 // width w, its σ, the loss and the pooled weights are the core's for the same
 // options and step count (a width trainer in this process's own module);
 // Train moves them and w grows, the steps land in the URL and a link

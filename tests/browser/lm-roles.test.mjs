@@ -1,5 +1,5 @@
 // Browser test of the language model's yardsticks and head roles
-// (web/widgets/language-model.js on the repeats corpus): after 700 steps from
+// (web/widgets/language-model/widget.js on the repeats corpus): after 700 steps from
 // the link, the halves' accuracy, the n-gram ladder, each head's role badge,
 // the samples written twice and the induction step are what this process's
 // own module computes with the parameters the widget exports; one layer says why no

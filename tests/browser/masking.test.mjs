@@ -1,4 +1,4 @@
-// Browser test of the masking widget (web/widgets/masking.js): the scaled
+// Browser test of the masking widget (web/widgets/masking/widget.js): the scaled
 // scores with −∞ where masked and the renormalised weights are the core's,
 // every row sums to 1 (or is all 0 when every key is masked, with a reason and
 // never NaN), the valid-length slider and the causal toggle drive the core's

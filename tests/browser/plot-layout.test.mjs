@@ -24,8 +24,10 @@ async function layout(kind, { lang = 'en', layers = 2, heads = 4 } = {}) {
   return page.evaluate(async ({ kind, lang, layers, heads }) => {
     const lm = await import('./widgets/language-model/draw.js');
     const training = await import('./widgets/training/draw.js');
-    const { loadLanguage, translator } = await import('./i18n/i18n.js');
+    const { loadLanguage, translator, useStrings } = await import('./i18n/i18n.js');
+    const { widgets } = await import('./widgets/list.js');
     await loadLanguage(lang);
+    for (const id of ['language-model', 'training']) useStrings(lang, id, await widgets.strings(id, lang));
     let svg;
     if (kind === 'ladder') {
       // four rungs a hair apart, the curves ending among them

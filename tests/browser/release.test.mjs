@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { writeDist } from '../../scripts/dist.mjs';
 import { serve } from '../../scripts/serve.mjs';
-import { WIDGET_NAMES } from '../../web/widgets/index.js';
+import { WIDGETS as WIDGET_NAMES } from '../../web/widgets/list.js';
 import { eventually, startBrowser } from './harness.mjs';
 
 const CDN_BASE = '/cdn/attention-wasm/0.1/';

@@ -1,4 +1,4 @@
-// Browser test of the self-attention widget (web/widgets/self-attention.js):
+// Browser test of the self-attention widget (web/widgets/self-attention/widget.js):
 // the "Thinking Machines" example shows the article's numbers as the core
 // computes them (112, 96 -> 14, 12 -> 0.880797, 0.119203: Jay Alammar, "The
 // Illustrated Transformer", https://jalammar.github.io/illustrated-transformer/,

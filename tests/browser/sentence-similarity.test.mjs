@@ -88,7 +88,7 @@ test('the URL keeps the sentences; opening it again shows the same pairs; Chines
 test('on the full page: its own section right after vectors, prefixed URL state, one encoder for both widgets', () => withPage(browser, `?sentence-similarity.b=${encodeURIComponent('What age are you?')}`, async ({ page, log }) => {
   const order = await page.locator('main [data-widget]').evaluateAll((roots) => roots.map((r) => r.dataset.widget));
   assert.equal(order[order.indexOf('vectors') + 1], 'sentence-similarity', 'right after vectors');
-  // the real model's 2 layers of 4 heads come once multi-head attention is taught (web/widgets/prerequisites.js)
+  // the real model's 2 layers of 4 heads come once multi-head attention is taught (web/widgets/prerequisites/widget.js)
   assert.equal(order[order.indexOf('multi-head') + 1], 'real-model', 'real-model right after multi-head');
   assert.equal(await page.locator('section#sentence-similarity [data-widget="sentence-similarity"]').count(), 1);
   await scrollToWidget(page, W);

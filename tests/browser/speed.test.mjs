@@ -1,4 +1,4 @@
-// Browser test of the speed widget (web/widgets/speed.js): nothing runs before
+// Browser test of the speed widget (web/widgets/speed/widget.js): nothing runs before
 // the Run button; a run fills the table, the plot, the slopes and the check.
 // Timings are never asserted (the machine is shared and noisy): what is checked
 // is that the page is consistent with itself: each ratio is JS ÷ kernel of the
@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertClean, eventually, openPage, startBrowser, withPage, whenReady } from './harness.mjs';
-import { runOf } from '../node/speed-run.mjs';
+import { runOf } from '../../web/widgets/speed/fixture.js';
 
 const WIDGET = '[data-widget="speed"]';
 const KERNEL_COLOUR = '#0072b2', JS_COLOUR = '#d55e00';
@@ -253,7 +253,9 @@ test('in Chinese on a phone: the compact plot, the headline, nothing wider than 
 async function mountWithRun(page, run) {
   await page.evaluate(async (given) => {
     const { mountWidget } = await import('./runtime/runtime.js');
-    const def = await import('./widgets/speed.js');
+    const { useStrings } = await import('./i18n/i18n.js');
+    const def = await import('./widgets/speed/widget.js');
+    useStrings('en', 'speed', (await import('./widgets/speed/en.js')).default);  // its words, as runtime/mount.js gives them
     const root = document.createElement('div');
     root.id = 'given';
     document.body.append(root);

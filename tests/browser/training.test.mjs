@@ -1,4 +1,4 @@
-// Browser test of the training widget (web/widgets/training.js): the numbers it
+// Browser test of the training widget (web/widgets/training/widget.js): the numbers it
 // shows are the core's for the same options and step count (a trainer run in
 // this process's own module), one step is one step, reset returns to step 0,
 // a link with steps=N retrains to the same numbers, the worker keeps the main

@@ -1,4 +1,4 @@
-// Browser test of the transformer-block widget (web/widgets/transformer-block.js):
+// Browser test of the transformer-block widget (web/widgets/transformer-block/widget.js):
 // a small language model trained on the names (names-model.js) and one text
 // through it stage by stage. Every RMS, the loss, the entropy and the next
 // characters shown are the core's trace of the same model trained in this

@@ -1,4 +1,4 @@
-// Browser test of the vectors widget (web/widgets/vectors.js): five word
+// Browser test of the vectors widget (web/widgets/vectors/widget.js): five word
 // vectors and a query; every number in the table is the core's dotAndKernel
 // for the query shown (checked against the same module in this process); the
 // query moves with the arrow keys on its handle and by dragging on the plane;

@@ -8,12 +8,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { WIDGETS } from '../../web/widgets/index.js';
+import { WIDGETS } from '../../web/widgets/list.js';
 import { serve } from '../../scripts/serve.mjs';
 import { startBrowser } from '../browser/harness.mjs';
 import { startFirefox, openPage, assertClean, workers, workerProblems, VIEWPORT } from './harness.mjs';
 
-const NAMES = Object.keys(WIDGETS);
+const NAMES = [...WIDGETS];
 const LOAD = 60000;  // ms: the real model is 8 MB
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 

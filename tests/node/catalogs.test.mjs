@@ -1,5 +1,6 @@
-// The message catalogs (web/i18n/<lang>.js): every language has the same
-// sections, keys and {placeholders}, no empty message, and no formula written
+// The message catalogs (web/i18n/<lang>.js: common, page, glossary) and each
+// widget's words (web/widgets/<id>/<lang>.js, its section): every language has
+// the same sections, keys and {placeholders}, no empty message, and no formula written
 // with a bare caret or underscore; every key the code asks for exists (found by
 // reading the sources: t('…') calls and the widgets' declarative labels); the
 // markup of formulas (^{…}, _{…}) comes out as superscripts and subscripts,
@@ -7,35 +8,50 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { CATALOGS } from '../../web/i18n/catalogs.js';
-import { LANGUAGES, languageTag, loadLanguage, translator } from '../../web/i18n/i18n.js';
+import { CATALOGS as OWN } from '../../web/i18n/catalogs.js';
+import { LANGUAGES, languageTag, loadLanguage, translator, useStrings } from '../../web/i18n/i18n.js';
 import { layout, parseMessage, plainText, typeset } from '../../web/i18n/typeset.js';
-import { WIDGETS } from '../../web/widgets/index.js';
+import { WIDGETS, loadEveryWidget } from '../../web/widgets/list.js';
 import { glossaryEntries, splitDefinition } from '../../web/page/glossary.js';
 
 const WEB = new URL('../../web/', import.meta.url);
+// every language's whole catalog: its own sections, then every widget's, from the widget's folder
+const { definitions: DEFINITIONS, strings: WORDS } = await loadEveryWidget(LANGUAGES);
+const CATALOGS = Object.fromEntries(LANGUAGES.map((lang) => [lang, { ...OWN[lang], ...WORDS[lang] }]));
 const en = CATALOGS.en;
-for (const lang of LANGUAGES) await loadLanguage(lang);  // translator() and the glossary read a loaded catalog
+for (const lang of LANGUAGES) {
+  await loadLanguage(lang);  // translator() and the glossary read a loaded catalog
+  for (const id of WIDGETS) useStrings(lang, id, WORDS[lang][id]);
+}
 const placeholders = (text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-test('every language has one catalog file, registered', () => {
+test('every language has one catalog file, registered, and one file of words beside every widget', () => {
   // (beside the catalogs: i18n.js, which reads them, catalogs.js, which lists them for the
-  // embed's bundle, and typeset.js, the formula markup)
-  const files = readdirSync(new URL('i18n/', WEB)).filter((f) => f.endsWith('.js') && !['i18n.js', 'catalogs.js', 'typeset.js'].includes(f))
+  // embed's bundle, typeset.js, the formula markup, and every-language.js, the messages every catalog includes)
+  const files = readdirSync(new URL('i18n/', WEB)).filter((f) => f.endsWith('.js') && !['i18n.js', 'catalogs.js', 'typeset.js', 'every-language.js'].includes(f))
     .map((f) => f.slice(0, -3)).sort();
   assert.deepEqual([...LANGUAGES].sort(), files);
-  assert.deepEqual(Object.keys(CATALOGS).sort(), files, 'catalogs.js lists every one');
+  assert.deepEqual(Object.keys(OWN).sort(), files, 'catalogs.js lists every one');
   assert.ok(LANGUAGES.includes('en') && LANGUAGES.includes('zh'));
+  // a widget's words: <lang>.js in its folder for every language (and no file named like a language that is not one)
+  for (const id of WIDGETS) {
+    const named = readdirSync(new URL(`widgets/${id}/`, WEB)).filter((f) => /^[a-z]{2,3}(-[A-Z][A-Za-z]+)?\.js$/.test(f)).map((f) => f.slice(0, -3)).sort();
+    assert.deepEqual(named, files, `widgets/${id}/: one file of words per language`);
+  }
 });
 
-test('the catalogs have the same sections: common, page, glossary and one per widget', () => {
-  assert.deepEqual(Object.keys(en).sort(), ['common', 'glossary', 'page', ...Object.keys(WIDGETS)].sort());
+test('the catalogs have the same sections: common, page, glossary, and one per widget from its folder', () => {
+  for (const lang of LANGUAGES) assert.deepEqual(Object.keys(OWN[lang]), ['common', 'page', 'glossary'], `${lang}: the catalog's own sections`);
+  assert.deepEqual(Object.keys(en).sort(), ['common', 'glossary', 'page', ...WIDGETS].sort());
   for (const lang of LANGUAGES) assert.deepEqual(Object.keys(CATALOGS[lang]), Object.keys(en), `${lang}: sections in the same order`);
 });
 
-for (const lang of LANGUAGES) {
-  test(`${lang}: the same keys and placeholders as English, no empty message, no bare ^ or _`, () => {
-    for (const [section, messages] of Object.entries(CATALOGS[lang])) {
+// one test per section, the catalog's own and each widget's: its words in every language
+for (const section of Object.keys(en)) {
+  const where = WIDGETS.includes(section) ? `widgets/${section}/<lang>.js` : `i18n/<lang>.js, ${section}`;
+  test(`${where}: the same keys and placeholders as English, no empty message, no bare ^ or _`, () => {
+    for (const lang of LANGUAGES) {
+      const messages = CATALOGS[lang][section];
       assert.deepEqual(Object.keys(messages).sort(), Object.keys(en[section]).sort(), `${lang}.${section}: keys`);
       for (const [key, text] of Object.entries(messages)) {
         const where = `${lang}.${section}.${key}`;
@@ -52,7 +68,7 @@ for (const lang of LANGUAGES) {
 
 test('every widget has a title and an intro; each language has a tag', () => {
   for (const lang of LANGUAGES) {
-    for (const name of Object.keys(WIDGETS)) for (const key of ['title', 'intro']) assert.ok(key in CATALOGS[lang][name], `${lang}.${name}.${key}`);
+    for (const name of WIDGETS) for (const key of ['title', 'intro']) assert.ok(key in CATALOGS[lang][name], `${lang}.${name}.${key}`);
     assert.match(languageTag(lang), /^[a-z]{2,3}(-[A-Z][a-zA-Z]+)?$/);
   }
 });
@@ -79,9 +95,13 @@ const literal = (label) => !/\p{L}{2,}/u.test(label);
 // file -> the catalog sections its keys come from
 function sources() {
   const out = [];
-  for (const file of readdirSync(new URL('widgets/', WEB))) {
-    if (file === 'index.js' || !file.endsWith('.js')) continue;  // (its folders: below)
-    out.push({ file: `widgets/${file}`, sections: file === 'sentences.js' ? ['common'] : [file.replace(/\.js$/, ''), 'common'] });
+  // the modules beside the widgets (the list, the preset sentences, the names model): common words only
+  for (const file of readdirSync(new URL('widgets/', WEB))) if (file.endsWith('.js')) out.push({ file: `widgets/${file}`, sections: ['common'] });
+  // each widget's modules (its definition, and its engine, drawing or parts), but its words themselves
+  for (const id of WIDGETS) {
+    for (const file of readdirSync(new URL(`widgets/${id}/`, WEB))) {
+      if (file.endsWith('.js') && !LANGUAGES.includes(file.slice(0, -3))) out.push({ file: `widgets/${id}/${file}`, sections: [id, 'common'] });
+    }
   }
   // the frame of every widget: its keys in common, or in the section of every widget (title, intro)
   out.push({ file: 'runtime/runtime.js', sections: ['common', EVERY_WIDGET] });
@@ -89,14 +109,6 @@ function sources() {
     out.push({ file, sections: ['common'] });
   out.push({ file: 'page/app.js', sections: ['page', 'common'] });
   for (const file of readdirSync(new URL('render/', WEB))) out.push({ file: `render/${file}`, sections: ['common'] });
-  // the training widget's own modules (its drawing, controller and loop)
-  for (const file of readdirSync(new URL('widgets/training/', WEB))) out.push({ file: `widgets/training/${file}`, sections: ['training', 'common'] });
-  // the generation widget's parts (its text, the kept set, the phases)
-  for (const file of readdirSync(new URL('widgets/generation/', WEB))) out.push({ file: `widgets/generation/${file}`, sections: ['generation', 'common'] });
-  // the language model's (its drawing and loop)
-  for (const file of readdirSync(new URL('widgets/language-model/', WEB))) {
-    out.push({ file: `widgets/language-model/${file}`, sections: ['language-model', 'common'] });
-  }
   return out;
 }
 
@@ -104,7 +116,7 @@ const EVERY_WIDGET = Symbol('every widget');
 
 export function missingKeys(source, sections, lang = 'en') {
   const in_ = (section, key) => Object.prototype.hasOwnProperty.call(CATALOGS[lang][section] ?? {}, key);
-  const has = (key) => sections.some((s) => (s === EVERY_WIDGET ? Object.keys(WIDGETS).every((w) => in_(w, key)) : in_(s, key)));
+  const has = (key) => sections.some((s) => (s === EVERY_WIDGET ? WIDGETS.every((w) => in_(w, key)) : in_(s, key)));
   return [...keysUsed(source)].filter((key) => !has(key) && !literal(key));
 }
 
@@ -121,9 +133,8 @@ for (const { file, sections } of sources()) {
   });
 }
 
-for (const [name, load] of Object.entries(WIDGETS)) {
-  test(`widget ${name}: every control, preset and quiz label is a key (or a number)`, async () => {
-    const def = await load();
+for (const [name, def] of Object.entries(DEFINITIONS)) {
+  test(`widget ${name}: every control, preset and quiz label is a key (or a number)`, () => {
     assert.equal(def.name, name);
     assert.equal(def.strings, undefined, 'no strings of its own');
     const labels = def.controls.filter((c) => !c.hidden).flatMap((c) => [c.label, ...(c.altLabel ? [c.altLabel.label] : []), ...(c.options ?? []).map((o) => o.label),
@@ -182,6 +193,13 @@ test('t(): the section, then common, then English, then the key; t.rich builds n
   assert.equal(translator('en', 'self-attention')('matrixScaled'), 'S/√dₖ');
   assert.equal(t.lang, 'zh');
   assert.equal(typeof t.rich, 'function');
+});
+
+test('t() of a widget whose words were not given is an Error naming them, not keys on screen; the catalog\'s own sections are not a widget\'s', () => {
+  assert.throws(() => translator('en', 'no-such-widget'), /the en words of "no-such-widget" are not loaded: give them with useStrings/);
+  assert.throws(() => useStrings('en', 'common', {}), /"common" is a section of the catalog itself/);
+  assert.throws(() => useStrings('fr', 'kv-query', {}), /unknown language "fr"/);
+  assert.equal(translator('en', 'page')('contents'), 'Contents');
 });
 
 // --- the glossary ---

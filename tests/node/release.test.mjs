@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { filesOf, folderHash, writeDist } from '../../scripts/dist.mjs';
-import { DOC, updated } from '../../scripts/embedding-docs.mjs';
+import { DOC, README, updated, updatedReadme } from '../../scripts/embedding-docs.mjs';
 import { documented, measure } from '../../scripts/sizes.mjs';
-import { DEFINITIONS } from '../../web/widgets/all.js';
-import { WIDGET_NAMES } from '../../web/widgets/index.js';
+import { WIDGETS as WIDGET_NAMES, loadEveryWidget } from '../../web/widgets/list.js';
 
 let folder, dist, manifest;
 before(async () => {
@@ -97,14 +96,17 @@ test('nothing in dist/ loads from another host: no http(s) address in its pages,
   assert.deepEqual(offenders, []);
 });
 
-test('the widgets by name: the embed\'s list and the page\'s are the same', () => {
-  assert.deepEqual(Object.keys(DEFINITIONS), WIDGET_NAMES);
-  for (const [name, def] of Object.entries(DEFINITIONS)) assert.equal(def.name, name);
+test('the widgets by name: the list\'s definitions (the page\'s, and the embed\'s bundled from it) are each named after its folder', async () => {
+  const { definitions } = await loadEveryWidget([]);
+  assert.deepEqual(Object.keys(definitions), [...WIDGET_NAMES]);
+  for (const [name, def] of Object.entries(definitions)) assert.equal(def.name, name);
 });
 
-test('docs/embedding.md: the widgets\' reference is the one their definitions give (node scripts/embedding-docs.mjs)', () => {
+test('docs/embedding.md and the README: the widgets\' reference and table are the ones their definitions give (node scripts/embedding-docs.mjs)', () => {
   const text = readFileSync(DOC, 'utf8');
   assert.equal(text, updated(text), 'stale: run node scripts/embedding-docs.mjs');
+  const readme = readFileSync(README, 'utf8');
+  assert.equal(readme, updatedReadme(readme), 'the README\'s widget table is stale: run node scripts/embedding-docs.mjs');
   for (const name of WIDGET_NAMES) assert.ok(text.includes(`### \`${name}\``), name);
   // a key of every widget is in its table, with its default
   assert.match(text, /\| `q` \| number, 140 to 200 \| steps of 0\.5 \| `172` \|/);

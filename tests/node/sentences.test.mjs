@@ -9,12 +9,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { att, withModel } from './module.mjs';
-import * as speed from '../../web/widgets/speed.js';
-import * as vectors from '../../web/widgets/vectors.js';
-import * as kvQuery from '../../web/widgets/kv-query.js';
-import * as complexity from '../../web/widgets/complexity.js';
-import { translator } from '../../web/i18n/i18n.js';
-import { runOf } from './speed-run.mjs';
+import * as speed from '../../web/widgets/speed/widget.js';
+import * as vectors from '../../web/widgets/vectors/widget.js';
+import * as kvQuery from '../../web/widgets/kv-query/widget.js';
+import * as complexity from '../../web/widgets/complexity/widget.js';
+import { translator, useStrings } from '../../web/i18n/i18n.js';
+import kvQueryWords from '../../web/widgets/kv-query/en.js';
+import { runOf } from '../../web/widgets/speed/fixture.js';
 
 const trendOf = (ratios) => speed.compute(att, { d: '64', maxN: String(runOf(ratios).maxN), run: runOf(ratios) }).trend;
 
@@ -62,6 +63,7 @@ test('vectors: at q = (0, 0) every dot-product weight is 0.200: no key is favour
 });
 
 test('kv-query: at σ = 10 the estimate at the plot\'s edge is not the last key\'s value; at σ = 2 it is', () => {
+  useStrings('en', 'kv-query', kvQueryWords);
   const t = translator('en', 'kv-query');
   const state = (sigma) => ({ keys: '160, 165, 170, 175', values: '55, 60, 65, 70', q: 172, score: 'gaussian', sigma });
   const wide = kvQuery.compute(att, state(10), t).end;

@@ -3,7 +3,7 @@
 // first of them comes into view (the 8 MB file loads then, once per page:
 // web/encoder/encoder.js), the loader's view, and encodings cached by model and text.
 // Their messages are in the common section of the catalogs.
-import { doc, whenNear } from '../runtime/dom.js';
+import { doc, whenNear } from '../render/dom.js';
 import { MODEL_FILES, closeEncoders, defaultModelUrl, loadEncoderOnce, modelAllowed, watchEncoder, weightsAsked } from './encoder.js';
 import { modelLoader, showModelStatus } from '../render/loader.js';
 import { inputError } from '../runtime/text.js';

@@ -1,11 +1,16 @@
-// Languages: one message catalog per language in web/i18n/, each a plain object
-// keyed by section (meta, common, page, glossary, then one section per widget)
-// and message. The glossary defines the terms that messages mark [[id:text]].
-// A catalog is loaded when its language is first chosen (loadLanguage), so an
-// English page never downloads the Chinese words; English, every message's
-// fallback, is always here. The bundled embed.js carries every catalog and
-// gives them all at once (useCatalogs; catalogs.js lists them for it and the tests).
-// Adding a language is adding its file and one line in LANGUAGE_TABLE below.
+// Languages: one message catalog per language in web/i18n/<lang>.js, a plain
+// object keyed by section (common, page, glossary) and message, and beside each
+// widget its own section in every language (web/widgets/<id>/<lang>.js), named
+// after the widget. The glossary defines the terms that messages mark [[id:text]].
+// A catalog is loaded when its language is first chosen (loadLanguage), and a
+// widget's section when the widget is mounted in that language (useStrings:
+// runtime/mount.js), so an English page never downloads the Chinese words.
+// English is every message's fallback: its catalog is always here, a widget's
+// English words where they were loaded (same keys: no message falls back to
+// them unless one is missing, which the tests forbid). The bundled embed.js
+// carries every catalog and every widget's words and gives them all at once
+// (useCatalogs; catalogs.js lists the catalogs for it and the tests).
+// Adding a language is adding its files and one line in LANGUAGE_TABLE below.
 // The language comes from ?lang=, else from the browser, else English.
 import en from './en.js';
 import { layout, plainText, typeset } from './typeset.js';
@@ -17,24 +22,38 @@ const LANGUAGE_TABLE = {
 };
 export const LANGUAGES = Object.keys(LANGUAGE_TABLE);
 
-const catalogs = { en };  // the catalogs loaded so far
+// the catalogs loaded so far: lang -> { section -> messages }, a widget's section added when given
+const catalogs = { en: { ...en } };
+const loaded = (lang) => Object.hasOwn(catalogs, lang) && Object.hasOwn(catalogs[lang], 'common');
 
 // Resolves once lang's catalog is here (at once for one already loaded).
 export async function loadLanguage(lang) {
   if (!Object.hasOwn(LANGUAGE_TABLE, lang)) throw new Error(`unknown language ${JSON.stringify(lang)}`);
-  if (!Object.hasOwn(catalogs, lang)) catalogs[lang] = await LANGUAGE_TABLE[lang].load();
+  if (!loaded(lang)) {
+    const catalog = await LANGUAGE_TABLE[lang].load();
+    catalogs[lang] = { ...catalog, ...catalogs[lang] };  // with the widgets' sections given meanwhile
+  }
   return catalogs[lang];
 }
 
-// Every catalog at once, from a bundle that carries them ({ en, zh }).
+// A widget's messages in lang (its folder's <lang>.js), as its section: given
+// by whoever loaded them, before a translator of that section is made.
+export function useStrings(lang, section, messages) {
+  if (!Object.hasOwn(LANGUAGE_TABLE, lang)) throw new Error(`unknown language ${JSON.stringify(lang)}`);
+  if (Object.hasOwn(en, section)) throw new Error(`"${section}" is a section of the catalog itself, not a widget's`);
+  catalogs[lang] = { ...catalogs[lang], [section]: messages };
+}
+
+// Every catalog at once, each with every widget's section, from a bundle that
+// carries them ({ en: { common, page, glossary, 'kv-query': …, … }, zh: … }).
 export function useCatalogs(all) {
-  for (const lang of LANGUAGES) if (Object.hasOwn(all, lang)) catalogs[lang] = all[lang];
+  for (const lang of LANGUAGES) if (Object.hasOwn(all, lang)) catalogs[lang] = { ...all[lang] };
 }
 
 // lang's catalog; an Error if it was never loaded (a caller that forgot to
 // await loadLanguage would otherwise show English words silently)
 function catalogOf(lang) {
-  if (!Object.hasOwn(catalogs, lang)) {
+  if (!loaded(lang)) {
     if (!Object.hasOwn(LANGUAGE_TABLE, lang)) return undefined;
     throw new Error(`the ${lang} catalog is not loaded: await loadLanguage('${lang}') first`);
   }
@@ -47,8 +66,6 @@ export const languageTag = (lang) => (Object.hasOwn(LANGUAGE_TABLE, lang) ? LANG
 export const languageName = (lang) => LANGUAGE_TABLE[lang]?.name ?? lang;
 
 const own = (table, key) => (table && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
-
-// The BCP 47 tag of a language, for lang attributes ('zh' -> 'zh-CN').
 
 // A language of ours for any browser language ('zh-TW' -> 'zh'); ?lang= wins when valid.
 export function detectLanguage(search = globalThis.location?.search ?? '', preferred = globalThis.navigator?.languages ?? []) {
@@ -77,7 +94,10 @@ export function message(lang, section, key) {
 //   t.svg(key, vars)          -> the same with <tspan baseline-shift>, inside SVG <text>
 //   t.lang, t.section
 export function translator(lang, section = 'common') {
-  catalogOf(lang);  // loaded, or an Error now rather than English words later
+  // loaded, with the section's own words (a widget's), or an Error now rather than keys later
+  if (catalogOf(lang) && !Object.hasOwn(catalogs[lang], section)) {
+    throw new Error(`the ${lang} words of "${section}" are not loaded: give them with useStrings('${lang}', '${section}', …) first`);
+  }
   const template = (key) => message(lang, section, key) ?? message('en', section, key) ?? String(key);
   const t = (key, vars) => plainText(layout(template(key), vars));
   // a term's definition: from this language's glossary, else English's

@@ -16,7 +16,7 @@
 //                              more: the words of a link from the popover to the term's
 //                              entry in the page's glossary (#glossary-<id>), shown
 //                              when the document has that entry (the page, not an embed)
-import { doc as pageDocument } from '../runtime/dom.js';
+import { doc as pageDocument } from '../render/dom.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 

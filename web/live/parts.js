@@ -1,17 +1,9 @@
-// What the widgets that train (training, language-model, learned-width) build
-// alike: the Train / One step / Reset bar, the grid of live numbers and a plot's figure.
-// Pure DOM; the sentences come from the widget's t.
-import { element } from '../runtime/dom.js';
+// What the widgets that train live (training, language-model) build alike:
+// the Train / One step / Reset bar and the controller's status on it. Pure
+// DOM; the sentences come from the widget's t.
+import { element } from '../render/dom.js';
 import { formatNumber } from '../render/format.js';
-
-// A button of an action bar: its label key, its data-action (what tests press), what it does
-export function actionButton(t, label, action, onClick) {
-  const b = element('button', 'action-button', t.rich(label));
-  b.type = 'button';
-  b.dataset.action = action;
-  b.addEventListener('click', onClick);
-  return b;
-}
+import { actionButton } from '../render/parts.js';
 
 // controller() gives the widget's controller (made after its view)
 export function trainingBar(t, controller) {
@@ -28,29 +20,6 @@ export function trainingBar(t, controller) {
   const bar = element('div', 'action-bar');
   bar.append(play, one, reset);
   return { bar, play, one, reset };
-}
-
-// stats: [[label key, field name]] -> { grid, fields: { field: <output> } }
-export function statGrid(t, stats) {
-  const grid = element('div', 'stat-grid');
-  const fields = {};
-  for (const [label, field] of stats) {
-    const box = element('div', 'stat-box');
-    const value = element('output', 'stat-value', '—');
-    value.dataset.field = field;
-    box.append(element('span', 'stat-label', t.rich(label)), value);
-    grid.append(box);
-    fields[field] = value;
-  }
-  return { grid, fields };
-}
-
-// a figure with its caption (a node) and the box its plot goes into
-export function plotFigure(caption, className = 'plot-figure') {
-  const figure = element('figure', className);
-  const box = element('div', 'plot-box');
-  figure.append(element('figcaption', '', caption), box);
-  return { figure, box };
 }
 
 // The controller's status (c.status) on the bar, the status line and the

@@ -1,4 +1,5 @@
-// The full page: every [data-widget] element is mounted, each with its state
+// The full page: one section per widget of the list (widgets/list.js), in its
+// order, before the glossary; each widget is mounted with its state
 // under its own prefix in the URL (?kv-query.q=172&attention-map.sentence=...),
 // and the page's own text follows the language switch, which offers every
 // language that has a catalog; the table of contents names every section by
@@ -6,10 +7,30 @@
 import { LANGUAGES, detectLanguage, languageName, languageTag, loadLanguage, translator } from '../i18n/i18n.js';
 import { mountByName } from '../runtime/mount.js';
 import { flushState } from '../runtime/state.js';
+import { WIDGETS, widgets } from '../widgets/list.js';
 import { createToc } from './toc.js';
 import { fillGlossary } from './glossary.js';
 
 let lang = detectLanguage();
+
+// <section class="section" id="kv-query"><div data-widget="kv-query"><p class="widget-loading">…
+// for every widget, before the glossary (its placeholder's words come with translatePage)
+function buildSections(main) {
+  const glossary = main.querySelector('#glossary');
+  for (const id of WIDGETS) {
+    const section = document.createElement('section');
+    section.className = 'section';
+    section.id = id;
+    const root = document.createElement('div');
+    root.dataset.widget = id;
+    const loading = document.createElement('p');
+    loading.className = 'widget-loading';
+    loading.dataset.i18n = 'loading';
+    root.append(loading);
+    section.append(root);
+    main.insertBefore(section, glossary);
+  }
+}
 
 function translatePage() {
   const t = translator(lang, 'page');
@@ -21,6 +42,7 @@ function translatePage() {
   for (const list of document.querySelectorAll('.glossary-list')) fillGlossary(list, lang);
 }
 
+buildSections(document.querySelector('main'));
 const toc = createToc(document.querySelector('nav.toc'));
 
 // The mounted widgets (their handles, or null where one failed to start)
@@ -40,7 +62,7 @@ function mountAll() {
   const mounts = [...document.querySelectorAll('main [data-widget]')].map((root) => {
     let settle;
     const drawn = new Promise((resolve) => { settle = resolve; });
-    const mount = mountByName(root, { lang, search: location.search, prefix: `${root.dataset.widget}.`, after: above,
+    const mount = mountByName(root, widgets, { lang, search: location.search, prefix: `${root.dataset.widget}.`, after: above,
       onReady: settle, onError: settle }).then((handle) => {
       if (!handle || handle.awaitsScreen) settle();  // a widget that waits for the screen holds back no one below
       if (mine === generation) mounted.push(handle);

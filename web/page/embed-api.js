@@ -16,9 +16,8 @@
 // a bad widget name is a visible message (and an error event).
 import { LANGUAGES, detectLanguage, translator } from '../i18n/i18n.js';
 import { mountWidget } from '../runtime/runtime.js';
-import { doc } from '../runtime/dom.js';
+import { doc } from '../render/dom.js';
 import { checkState, parseState, publicState, shown, widgetDefaults } from '../runtime/state.js';
-import { DEFINITIONS } from '../widgets/all.js';
 
 export const THEMES = ['auto', 'light', 'dark'];
 export const HIDEABLE = ['title', 'intro', 'quiz', 'export', 'embed'];
@@ -55,16 +54,16 @@ function isPageElement(x) {
 // an Object.prototype a page's script extended), read once.
 const option = (options, key) => (Object.hasOwn(options, key) ? options[key] : undefined);
 
-// The options checked, or an Error naming the first bad one.
-function checkOptions(element, options) {
+// The options checked against the widgets (id -> definition), or an Error naming the first bad one.
+function checkOptions(element, options, definitions) {
   if (!isPageElement(element)) fail('the first argument must be an element of the page');
   if (mounts.has(element)) fail(`this element already holds the widget "${mounts.get(element).widget}": unmount it first`);
   if (element.shadowRoot && !shadows.has(element.shadowRoot)) fail('this element already has a shadow root of another script');
   if (options === null || typeof options !== 'object') fail('the options must be an object: { widget, state, lang, theme, hide }');
   const widget = option(options, 'widget'), state = option(options, 'state') ?? {}, lang = option(options, 'lang');
   const theme = option(options, 'theme') ?? 'auto', hide = option(options, 'hide') ?? [];
-  const def = typeof widget === 'string' && Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
-  if (!def) fail(`unknown widget ${shown(widget)}; the widgets are ${list(Object.keys(DEFINITIONS))}`);
+  const def = typeof widget === 'string' && Object.hasOwn(definitions, widget) ? definitions[widget] : null;
+  if (!def) fail(`unknown widget ${shown(widget)}; the widgets are ${list(Object.keys(definitions))}`);
   if (lang !== undefined && !LANGUAGES.includes(lang)) fail(`unknown language ${shown(lang)}; the languages are ${list(LANGUAGES)}`);
   if (!THEMES.includes(theme)) fail(`unknown theme ${shown(theme)}; the themes are ${list(THEMES)}`);
   const parts = Array.isArray(hide) ? Array.from(hide) : null;
@@ -137,9 +136,11 @@ function watch(mountFromAttributes) {
   }).observe(doc.documentElement, { childList: true, subtree: true });
 }
 
-export function createApi({ version, sheet }) {
+// definitions: every widget, id -> definition, in the page's order (embed.js
+// bundles them: embed-script.js); sheet: the stylesheet of a shadow root
+export function createApi({ version, sheet, definitions }) {
   function mount(element, options = {}) {
-    const { def, given, lang, theme, hide } = checkOptions(element, options);
+    const { def, given, lang, theme, hide } = checkOptions(element, options, definitions);
     const widget = def.name;
     const { shadow, root } = frame(element, sheet, widget, theme);
     const defaults = widgetDefaults(def, lang);
@@ -176,7 +177,7 @@ export function createApi({ version, sheet }) {
     if (mounts.has(element)) return;
     // attributes, not element.dataset (which falls back on Object.prototype where an attribute is missing)
     const [widget, state, lang, theme, hide] = ['widget', 'state', 'lang', 'theme', 'hide'].map((name) => element.getAttribute(`data-${name}`) ?? '');
-    const def = Object.hasOwn(DEFINITIONS, widget) ? DEFINITIONS[widget] : null;
+    const def = Object.hasOwn(definitions, widget) ? definitions[widget] : null;
     const language = LANGUAGES.includes(lang) ? lang : detectLanguage('');
     try {
       if (!def) throw new Error(translator(language)('unknownWidget', { name: widget }));

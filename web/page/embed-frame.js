@@ -9,6 +9,7 @@
 //   { type: 'attention-wasm:error', id, widget, message }
 import { detectLanguage } from '../i18n/i18n.js';
 import { mountByName } from '../runtime/mount.js';
+import { widgets } from '../widgets/list.js';
 
 const params = new URLSearchParams(location.search);
 const id = params.get('id') ?? '';
@@ -23,7 +24,7 @@ const post = (type, fields = {}) => {
 
 const root = document.getElementById('widget');
 root.dataset.widget = widget;
-mountByName(root, {
+mountByName(root, widgets, {
   lang: detectLanguage(), search: location.search, embedded: true, hide,
   onReady: () => post('ready'),
   onError: (message) => post('error', { message }),

@@ -7,11 +7,15 @@
 // <div data-widget="name" data-state="q=165" data-lang="zh">, those added later
 // too; included twice, the second copy does nothing. In a worker it started
 // (workers.js: a blob: URL importing this same script) it serves that worker.
-import css from '../styles/style.css';
+
+// every widget of widgets/list.js at once, made by scripts/bundle.mjs: its
+// definition (DEFINITIONS: id -> definition), its words (STRINGS: lang -> id ->
+// messages), and the page's stylesheet followed by every widget's (STYLES: one text)
+import { DEFINITIONS, STRINGS, STYLES } from 'every-widget';
 import { CATALOGS } from '../i18n/catalogs.js';
-import { useCatalogs } from '../i18n/i18n.js';
+import { LANGUAGES, useCatalogs } from '../i18n/i18n.js';
 import { assetFolder } from '../runtime/assets.js';
-import { doc } from '../runtime/dom.js';
+import { doc } from '../render/dom.js';
 import { createApi } from './embed-api.js';
 
 /* global ATTENTION_WASM_VERSION */
@@ -29,9 +33,10 @@ if (typeof document === 'undefined') {
   // (an own property only: a host element with id="attentionWasm" is a named
   // property of the window, below its own ones, and must not stop the embed)
   assetFolder();  // read while this script runs: document.currentScript is gone later
-  useCatalogs(CATALOGS);  // every language is in this one script: attentionWasm.mount() is synchronous
+  // every language is in this one script, with every widget's words: attentionWasm.mount() is synchronous
+  useCatalogs(Object.fromEntries(LANGUAGES.map((lang) => [lang, { ...CATALOGS[lang], ...STRINGS[lang] }])));
   // :root rules of the stylesheet apply to the shadow host instead
-  const { api, watch } = createApi({ version: ATTENTION_WASM_VERSION, sheet: css.replace(/:root\b/g, ':host') });
+  const { api, watch } = createApi({ version: ATTENTION_WASM_VERSION, sheet: STYLES.replace(/:root\b/g, ':host'), definitions: DEFINITIONS });
   Object.defineProperty(globalThis, 'attentionWasm', { value: api, enumerable: true });
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', watch, { once: true });
   else watch();

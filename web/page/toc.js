@@ -1,5 +1,5 @@
 // The table of contents: one link per <section id> of main, built from the
-// sections present (a section added to index.html appears by itself), each
+// sections present (page/app.js builds one per widget of the list), each
 // named by its widget's title in the current language. A sticky sidebar on wide
 // screens; below that, a sticky bar with a disclosure button (Escape closes it).
 // The section being read carries aria-current="location".
@@ -7,7 +7,7 @@
 //   const toc = createToc(document.querySelector('.toc'));
 //   toc.refresh();   // after the widgets (re)mount: titles in the new language
 //   toc.land();      // once, after the first mount: back to the address's #section
-import { element } from '../runtime/dom.js';
+import { element } from '../render/dom.js';
 
 // how long land() holds its section in place while the widgets above it grow
 const HOLD_MS = 15000;

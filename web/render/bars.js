@@ -1,5 +1,5 @@
 // Horizontal bars, drawn as SVG. Pure: data and labels in, a new element out.
-import { doc } from '../runtime/dom.js';
+import { doc } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

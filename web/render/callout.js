@@ -1,6 +1,6 @@
 // A callout: a boxed section with a title and paragraphs, for the one thing
 // a reader should take away (is-key: the main point, with an accent border).
-import { element } from '../runtime/dom.js';
+import { element } from './dom.js';
 
 // part: data-part of the box (tests and styles find it by that); texts: the
 // paragraphs' initial text ('' for one that render fills). Returns the box and its paragraphs.

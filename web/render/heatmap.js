@@ -30,7 +30,7 @@
 //   <g class="heatmap-values">  one <text> per cell (when cells are large enough), in row order
 //   <rect class="heatmap-ring"> the selection, one for the map, moved from cell to cell
 import { MASKED, inkOn, viridis } from './color.js';
-import { doc } from '../runtime/dom.js';
+import { doc } from './dom.js';
 import { svg, textWidth, FONT_FAMILY } from './svg.js';
 import { formatNumber } from './format.js';
 

@@ -4,7 +4,7 @@
 //   modelLoader(t, onRetry) -> view { element, ... }
 //   showModelStatus(view, status, t)
 //     status: { phase: 'waiting' | 'fetching' | 'preparing' | 'ready' | 'failed', loaded, total, fromCache, seconds }
-import { element, liveElement } from '../runtime/dom.js';
+import { element, liveElement } from './dom.js';
 import { formatNumber } from './format.js';
 
 const MB = 1e6;

@@ -1,6 +1,6 @@
 // A matrix as an HTML table of numbers, with row and column labels: the text
 // view of every map, readable by screen readers and copyable.
-import { element } from '../runtime/dom.js';
+import { element } from './dom.js';
 import { formatNumber } from './format.js';
 import { cornerCell, headerCell, headerRow } from './table.js';
 

@@ -1,7 +1,7 @@
 // The SVG helper the drawing functions share: an element with attributes and
 // its content, a string set with textContent (never markup) or nodes (a
 // message typeset by t.svg, with <tspan>s for its superscripts and subscripts).
-import { doc } from '../runtime/dom.js';
+import { doc } from './dom.js';
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 

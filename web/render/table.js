@@ -1,7 +1,7 @@
 // Table headers, built one way for every widget. A header cell always has
 // text a screen reader can read: a name, and optionally a second line (a unit,
 // a formula). The top-left corner of a matrix heads nothing, so it is a <td>.
-import { element } from '../runtime/dom.js';
+import { element } from './dom.js';
 
 // <th scope=col|row class=className>: <span.th-name>name</span><span.th-sub>sub</span>.
 // With no sub, the name is the cell's only content (no span), as a plain header.

@@ -12,7 +12,7 @@
 //     hand over on every frame it draws
 //   values: row-major
 import { viridisInto } from './color.js';
-import { doc } from '../runtime/dom.js';
+import { doc } from './dom.js';
 
 // the pixels of one map into image at row offset top
 function paint(image, { values, rows, cols }, top, min, max) {

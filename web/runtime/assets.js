@@ -12,7 +12,7 @@
 //
 //   assetUrl('model/encoder.q.bin') -> an absolute URL
 //   embedScriptUrl()                -> the address of the running embed.js, or null
-import { doc } from './dom.js';
+import { doc } from '../render/dom.js';
 
 /* global ATTENTION_WASM_FILES */
 // The release's embed.js finds its other files in the release's

@@ -9,7 +9,7 @@
 //   any of them with hidden: true is state without a control (the widget sets it)
 // buildControls(controls, t, onInput) -> { element, sync(state) };
 // onInput(key, value) fires on every user change; sync(state) shows a state.
-import { element } from './dom.js';
+import { element } from '../render/dom.js';
 import { decimalsOf, formatNumber } from '../render/format.js';
 
 let nextId = 0;

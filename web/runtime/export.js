@@ -2,7 +2,7 @@
 // JSON. Files are built in the page and saved with a download link: nothing
 // is sent anywhere.
 import { SVG_NS } from '../render/svg.js';
-import { doc } from './dom.js';
+import { doc } from '../render/dom.js';
 
 // A standalone SVG document of a drawn element: explicit text colour and
 // background, since the page's CSS does not travel with the file.

@@ -1,23 +1,44 @@
 // Mounts the widget named by root.dataset.widget, with its state from the URL
-// (or from data-state) and the chosen language. Shared by the page and the embeds.
-import { loadLanguage, translator } from '../i18n/i18n.js';
-import { doc } from './dom.js';
+// (or from data-state) and the chosen language, its words and its styles.
+// Shared by the page and the iframe embed, which hand it the widgets it may
+// mount (widgets/list.js: `widgets`); nothing here imports a widget.
+import { loadLanguage, translator, useStrings } from '../i18n/i18n.js';
+import { doc } from '../render/dom.js';
 import { mountWidget } from './runtime.js';
 import { parseState, widgetDefaults, writeState } from './state.js';
-import { WIDGETS } from '../widgets/index.js';
 
+// href -> a promise that settles once that stylesheet has loaded (or failed: the
+// widget then works unstyled rather than not at all)
+const sheets = new Map();
+function stylesheet(href) {
+  if (!sheets.has(href)) {
+    sheets.set(href, new Promise((settle) => {
+      const link = doc.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = href;
+      link.addEventListener('load', settle, { once: true });
+      link.addEventListener('error', settle, { once: true });
+      doc.head.append(link);
+    }));
+  }
+  return sheets.get(href);
+}
+
+// widgets: { names, definition(id), strings(id, lang), stylesheet(id) } (widgets/list.js)
 // options: { lang, search (the query string holding the state), prefix, writeUrl, embedded,
 //            hide, after, onChange(state), onReady(), onError(message) (see runtime.js) }
 // Resolves to the widget's handle (runtime.js), or null where it could not start.
-export async function mountByName(root, { lang, search, prefix = '', writeUrl = true, embedded = false, hide = [], after = null,
+export async function mountByName(root, widgets, { lang, search, prefix = '', writeUrl = true, embedded = false, hide = [], after = null,
   onChange = () => {}, onReady = () => {}, onError = () => {} }) {
   const name = root.dataset.widget;
   try {
-    await loadLanguage(lang);
-    // own names only: "__proto__" or "constructor" in a URL is an unknown widget too
-    const load = Object.prototype.hasOwnProperty.call(WIDGETS, name) ? WIDGETS[name] : null;
-    if (!load) throw new Error(translator(lang)('unknownWidget', { name }));
-    const def = await load();
+    // a name of the list only: "__proto__" or "../x" in a URL is an unknown widget too
+    const known = widgets.names.includes(name);
+    // its definition, its words and its styles, fetched together (its first view drawn styled)
+    const [, def, strings] = await Promise.all([loadLanguage(lang),
+      ...(known ? [widgets.definition(name), widgets.strings(name, lang), stylesheet(widgets.stylesheet(name))] : [])]);
+    if (!known) throw new Error(translator(lang)('unknownWidget', { name }));
+    useStrings(lang, name, strings);
     // a widget may default differently per language (the language model: poems in Chinese)
     const defaults = widgetDefaults(def, lang);
     const state = parseState(search, def.controls, defaults, prefix);

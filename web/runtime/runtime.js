@@ -16,9 +16,9 @@
 //   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object; csv and json may return a promise }
 //   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes,
 //                             conceals?(view) -> [element]: the parts that state the answer, covered until Reveal }
-// Its text is in the catalogs (web/i18n/<lang>.js), in the section named after
-// it: t(key) finds a message there, else in common; t.rich(key) typesets it for
-// the DOM (see i18n.js). Labels in controls and quiz are catalog keys.
+// Its text is in its folder (widgets/<id>/<lang>.js), the catalog's section
+// named after it: t(key) finds a message there, else in common (web/i18n/<lang>.js);
+// t.rich(key) typesets it for the DOM (see i18n.js). Labels in controls and quiz are catalog keys.
 // The frame adds the title and intro, the controls, the error message, the
 // predict-then-reveal question, export buttons and the embed snippet, and runs
 // state -> compute -> render on every change (a token drops stale results).
@@ -29,7 +29,7 @@
 // empties root; a second call does nothing.
 import { loadAttention } from './compute.js';
 import { buildControls } from './controls.js';
-import { doc, element, liveElement, whenNear } from './dom.js';
+import { doc, element, liveElement, whenNear } from '../render/dom.js';
 import { download, svgDocument, svgToPng, toCsv, toJson } from './export.js';
 import { languageTag, translator } from '../i18n/i18n.js';
 import { publicState, stateQuery } from './state.js';

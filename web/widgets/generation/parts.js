@@ -5,7 +5,7 @@
 // min-p kept, with their renormalised probabilities, from the core), and the
 // two phases with their multiply-adds (from the core). Pure DOM from data;
 // the sentences come from the widget's t.
-import { element } from '../../runtime/dom.js';
+import { element } from '../../render/dom.js';
 import { hbar } from '../../render/bars.js';
 import { formatNumber } from '../../render/format.js';
 

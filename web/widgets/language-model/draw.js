@@ -2,7 +2,7 @@
 // into the widget's DOM, and the figures its export puts together. Pure
 // functions of their data (the view's elements are only filled in); JS
 // formats, and picks the head to highlight: the one whose score is highest.
-import { element } from '../../runtime/dom.js';
+import { element } from '../../render/dom.js';
 import { hbar } from '../../render/bars.js';
 import { formatNumber } from '../../render/format.js';
 import { heatmap } from '../../render/heatmap.js';

@@ -3,9 +3,9 @@
 // on it. The text stays in the page: it goes into the widget's state under a
 // key no control has (so never into the URL) and from there to the engine,
 // whose core splits it (att.ownCorpus) or says why it cannot.
-import { element } from '../../runtime/dom.js';
+import { element } from '../../render/dom.js';
 import { formatNumber } from '../../render/format.js';
-import { actionButton } from '../../live/parts.js';
+import { actionButton } from '../../render/parts.js';
 
 // the bytes the core reads at most (kOwnMaxBytes, cpp/attention/language_model/text.hpp): a larger file is not read
 export const OWN_MAX_BYTES = 2000000;

@@ -1,7 +1,7 @@
 // The training widget's drawing: a snapshot of the trainer (engine.js) into
 // the widget's DOM, and the figures its export puts together. Pure functions
 // of their data (the view's elements are only filled in).
-import { element } from '../../runtime/dom.js';
+import { element } from '../../render/dom.js';
 import { heatmap } from '../../render/heatmap.js';
 import { formatNumber } from '../../render/format.js';
 import { linePlot } from '../../render/plot.js';

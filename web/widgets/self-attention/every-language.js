@@ -1,0 +1,31 @@
+// The "self-attention" widget's words that are the same in every language: the
+// formulas of the chain and the words of its example, “Thinking Machines”.
+// Written once here; each language's file (en.js, zh.js) includes them.
+export default {
+  stepScores: '3. S = QKᵀ',
+  stepScaled: '4. S / √d_{k}',
+  stepWeights: '6. A = softmax',
+  stepOutput: '7. Z = AV',
+  thinking: 'Thinking',
+  machines: 'Machines',
+  outputLine: 'z₁ = α₁₁v₁ + α₁₂v₂',
+  shape: '{rows} × {cols}',
+  shapeQkv: 'Q, K, V: {shape}',
+  matrixX: 'X',
+  matrixWq: 'W^{Q}',
+  matrixWk: 'W^{K}',
+  matrixWv: 'W^{V}',
+  matrixQ: 'Q',
+  matrixK: 'K',
+  matrixV: 'V',
+  matrixS: 'S',
+  matrixScaled: 'S/√d_{k}',
+  matrixMasked: 'mask(S/√d_{k})',
+  matrixA: 'A',
+  matrixZ: 'Z',
+  scoresTitle: 'S = QKᵀ',
+  scaledTitle: 'S / √d_{k}',
+  outputTitle2: 'Z = AV',
+  tiedSeparate: 'W^{K} ≠ W^{Q}',
+  tiedSame: 'W^{K} = W^{Q}',
+};
