@@ -67,23 +67,12 @@ val decode_step(const train::DecodeStep& s) {
             heads.call<void>("push", val::global("Float32Array").new_(typed_memory_view(row.size(), row.data())));
         rows.call<void>("push", heads);
     }
-    val out = val::object();
-    out.set("token", s.token);
-    out.set("position", s.position);
-    out.set("rows", rows);
-    out.set("cachedMultiplyAdds", s.cached_multiply_adds);
-    out.set("uncachedMultiplyAdds", s.uncached_multiply_adds);
-    val attention = val::object();
-    attention.set("cached", s.attention_cached);
-    attention.set("uncached", s.attention_uncached);
-    out.set("attention", attention);
-    out.set("cacheNumbers", s.cache_numbers);
-    out.set("prefillMultiplyAdds", s.prefill_multiply_adds);
-    out.set("decodeMultiplyAdds", s.decode_multiply_adds);
-    out.set("next", s.next);
-    out.set("done", s.done);
-    out.set("kept", next_tokens(s.kept));
-    return out;
+    return object_of("token", s.token, "position", s.position, "rows", rows,
+                     "cachedMultiplyAdds", s.cached_multiply_adds, "uncachedMultiplyAdds", s.uncached_multiply_adds,
+                     "attention", object_of("cached", s.attention_cached, "uncached", s.attention_uncached),
+                     "cacheNumbers", s.cache_numbers, "prefillMultiplyAdds", s.prefill_multiply_adds,
+                     "decodeMultiplyAdds", s.decode_multiply_adds, "next", s.next, "done", s.done,
+                     "kept", next_tokens(s.kept));
 }
 
 // a role's score, or null where no query of the texts has it (NaN in the core)

@@ -10,6 +10,7 @@
 
 namespace attn::test {
 
+using train::GenerateOptions;
 using train::LanguageModelOptions;
 using train::MatD;
 using train::TokenIds;
@@ -38,6 +39,16 @@ inline LanguageModelOptions small_lm_options(std::vector<std::string> texts, std
     o.context = 6;
     o.batch = 3;
     return o;
+}
+
+// generation from prompt, drawn with this seed and temperature (the other options the core's defaults)
+inline GenerateOptions sampled_from(std::string prompt, double seed, double temperature, double max_tokens = 100) {
+    GenerateOptions g;
+    g.prompt = std::move(prompt);
+    g.seed = seed;
+    g.temperature = temperature;
+    g.max_tokens = max_tokens;
+    return g;
 }
 
 // largest |a - b| / (1 + |b|), a float result against a double reference

@@ -173,14 +173,10 @@ TEST_CASE("sampling in the language model: each token drawn from the kept set, g
     lo.context = 8;
     LanguageModel model(lo);
     model.step(20);
-    GenerateOptions g;
-    g.prompt = "a";
-    g.seed = 3;
-    g.temperature = 1.3;
+    GenerateOptions g = sampled_from("a", 3, 1.3);
     g.top_k = 0;
     g.top_p = 0.8;
     g.min_p = 0.1;
-    g.max_tokens = 100;
     const std::string whole = model.generate(g);
     CHECK(model.generate(g) == whole);
     std::vector<DecodeStep> steps = model.begin_generation(g);

@@ -118,11 +118,7 @@ TEST_CASE("trace: without the residual or the layer norm each stage follows from
 TEST_CASE("generation one token at a time: the full forward's rows, generate()'s text, the counts by hand") {
     LanguageModel model(trained_options());
     model.step(20);
-    GenerateOptions g;
-    g.prompt = "ab";
-    g.seed = 4;
-    g.temperature = 1;
-    g.max_tokens = 100;
+    GenerateOptions g = sampled_from("ab", 4, 1);
     const std::string whole = model.generate(g);
     std::vector<DecodeStep> steps = model.begin_generation(g);
     REQUIRE(steps.size() == 3);  // ⏎ a b
@@ -172,9 +168,7 @@ TEST_CASE("generation one token at a time: the full forward's rows, generate()'s
 TEST_CASE("generation's two phases: the prefill of the prompt in one pass, the decode steps through the cache") {
     LanguageModel model(trained_options());
     model.step(5);
-    GenerateOptions g;
-    g.prompt = "abc";
-    g.temperature = 1;
+    GenerateOptions g = sampled_from("abc", 1, 1, GenerateOptions{}.max_tokens);
     std::vector<DecodeStep> steps;
     for (g.seed = 1; g.seed < 50; ++g.seed) {  // a seed whose first sample is not ⏎: something is decoded
         steps = model.begin_generation(g);
