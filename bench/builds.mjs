@@ -46,10 +46,10 @@ const repeat = (count, f) => {
   return (performance.now() - start) / count;
 };
 const FIGURES = {
-  'softmax, 4x4 (us)': (b) => 1000 * repeat(200, () => b.att.softmax(small)),
-  'attention, n = 16, lean (us)': (b) => 1000 * repeat(200, () => b.att.attention({ query: q16, key: k16, value: v16, intermediates: false })),
-  'attention, n = 16, intermediates (us)': (b) => 1000 * repeat(100, () => b.att.attention({ query: q16, key: k16, value: v16 })),
-  'a refused call (us)': (b) => 1000 * repeat(100, () => {
+  'softmax, 4x4 (us)': (b) => 1000 * repeat(1000, () => b.att.softmax(small)),
+  'attention, n = 16, lean (us)': (b) => 1000 * repeat(1000, () => b.att.attention({ query: q16, key: k16, value: v16, intermediates: false })),
+  'attention, n = 16, intermediates (us)': (b) => 1000 * repeat(300, () => b.att.attention({ query: q16, key: k16, value: v16 })),
+  'a refused call (us)': (b) => 1000 * repeat(300, () => {
     try { b.att.softmax(small, { temperature: 0 }); } catch { /* its AttentionError */ }
   }),
   'attention, n = 256, d = 64 (ms)': (b) => repeat(10, () => b.att.attention({ query: big[256][0], key: big[256][1], value: big[256][2], intermediates: false })),
@@ -58,9 +58,10 @@ const FIGURES = {
   'language model step (ms)': (b) => repeat(2, () => b.lm.step(1)),
 };
 
+const ROUNDS = 41;  // samples per figure and build: enough for a stable median on a busy machine
 const builds = [await load(beforeDir), await load(afterDir)];
 const samples = Object.fromEntries(Object.keys(FIGURES).map((name) => [name, [[], []]]));
-for (let round = 0; round < 15; round++) {
+for (let round = 0; round < ROUNDS; round++) {
   for (const [name, figure] of Object.entries(FIGURES)) {
     for (let i = 0; i < 2; i++) {
       const k = (round + i) % 2;  // who goes first alternates

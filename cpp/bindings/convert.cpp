@@ -169,15 +169,14 @@ val with_defaults(val defaults, const val& o) {
 
 void fail_deleted(const char* kind) { fail(std::string("this ") + kind + " was deleted", Code::deleted); }
 
-// The core's failure as the facade reads it (cpp/facade/core.js): an Error
-// whose message is the core's, with its code and the argument it names.
-// The message goes over as a std::string, read as UTF-8 ("白"); a C string
-// would be read as Latin-1. The code and the argument are ASCII.
+// The core's failure as the facade reads it (cpp/facade/core.js): a
+// CoreFailure (the facade's class, Module.CoreFailure) holding the core's
+// code, the argument it names and its message. Not an Error: making one
+// captures a stack, which the facade's AttentionError captures again. The
+// message goes over as a std::string, read as UTF-8 ("白"); a C string would
+// be read as Latin-1. The code and the argument are ASCII.
 static val failure(Code code, const char* argument, const char* message) {
-    val error = val::global("Error").new_(val(std::string(message)));
-    error.set("code", val(code_name(code)));
-    error.set("argument", val(argument));
-    return error;
+    return val::module_property("CoreFailure").new_(val(code_name(code)), val(argument), val(std::string(message)));
 }
 
 // (one catch clause: each clause of a try costs half a kilobyte of WASM)

@@ -1,8 +1,8 @@
 // Calls into a module's raw functions (cpp/bindings/), and what every module's
 // facade has: its memory statistics.
 //
-// A raw function answers its result, or, when the core refused, an Error
-// carrying the core's failure (cpp/bindings/convert.cpp, guard_call):
+// A raw function answers its result, or, when the core refused, a
+// CoreFailure carrying the core's failure (cpp/bindings/convert.cpp, guard_call):
 //   { code: 'BAD_ARGUMENT', argument: 'd_model', message: 'd_model 32 is not divisible by heads 3' }
 // call() throws it as fn's AttentionError with that code, the argument said
 // with its JS option's name (JS_NAMES):
@@ -27,11 +27,22 @@ function refused(fn, failure, aliases) {
   fail(fn, name ? failure.message.split(argument).join(name) : failure.message, failure.code);
 }
 
+// What the bindings make of the core's refusal: a plain object of a class of
+// its own (no Error: no stack captured twice), which no result can be.
+class CoreFailure {
+  constructor(code, argument, message) {
+    this.code = code;
+    this.argument = argument;
+    this.message = message;
+  }
+}
+
 // call(fn, raw, canonical, aliases): Module[raw](canonical)'s result, or fn's AttentionError
 export function coreCaller(Module) {
+  Module['CoreFailure'] = CoreFailure;  // what guard_call makes (val::module_property)
   return function call(fn, raw, canonical, aliases) {
     const result = Module[raw](canonical);
-    if (result instanceof Error) refused(fn, result, aliases);
+    if (result instanceof CoreFailure) refused(fn, result, aliases);
     return result;
   };
 }
