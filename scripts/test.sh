@@ -106,6 +106,25 @@ nodetest "browser (headless Chromium)" tests/browser/ --test-concurrency=2
 # inflates every task's thread time (a busy loop on the other core doubled it)
 nodetest "browser, alone (main thread at 4x)" tests/browser/encoder-worker.timing.mjs
 
+# every failing test's report again, from the TAP files: a log read from its
+# end (CI's) shows why a test failed, not only which one
+failures() {
+  local tap
+  for tap in "$logs"/*.tap; do
+    awk -v suite="$(basename "$tap" .tap)" '
+      /^ *not ok / { indent = match($0, /[^ ]/); shown = 0; printing = 1; print suite ": " substr($0, indent); next }
+      printing && /[^ ]/ && match($0, /[^ ]/) <= indent && !/^ *---$/ && !/^ *\.\.\.$/ { printing = 0 }
+      printing && /^ *\.\.\.$/ { printing = 0; next }
+      printing && /^ *stack:/ { printing = 0; next }
+      printing && shown < 40 { print "    " $0; shown++ }
+    ' "$tap"
+  done
+}
+if [ "$total_fail" -ne 0 ]; then
+  echo
+  echo "== the failures again"
+  failures
+fi
 rm -rf "$logs"
 echo
 echo "== summary"
