@@ -9,6 +9,7 @@
 // mechanism/: attention as the articles build it
 #include "attention/mechanism/attention.hpp"
 #include "attention/mechanism/conditional.hpp"
+#include "attention/mechanism/flash.hpp"
 #include "attention/mechanism/kernel_regression.hpp"
 #include "attention/mechanism/masks.hpp"
 #include "attention/mechanism/multi_head.hpp"

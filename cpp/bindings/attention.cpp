@@ -48,6 +48,8 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_softmax", &raw_softmax);
     function("raw_attention", &raw_attention);
     function("raw_attention_output", &raw_attention_output);
+    function("raw_flash_attention", &raw_flash_attention);
+    function("raw_weights_from_log_sum_exp", &raw_weights_from_log_sum_exp);
     function("raw_projected_attention", &raw_projected_attention);
     function("raw_multi_head_attention", &raw_multi_head_attention);
     function("raw_conditional_attention", &raw_conditional_attention);

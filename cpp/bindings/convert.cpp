@@ -54,6 +54,9 @@ AttentionOptions to_attention_options(const val& o, Index n_queries, Index n_key
     if (has(o, "mask")) out.mask = mask_from_bytes(to_bytes(o["mask"]), n_queries, n_keys);
     if (has(o, "causal")) out.causal = o["causal"].as<bool>();
     if (has(o, "validLength")) out.valid_length = o["validLength"].as<int>();
+    if (has(o, "window")) out.window = o["window"].as<int>();
+    if (has(o, "sinks")) out.sinks = o["sinks"].as<int>();
+    if (has(o, "bias")) out.bias = to_mat(o["bias"]);
     return out;
 }
 

@@ -17,6 +17,8 @@ using emscripten::val;
 val raw_softmax(val o);
 val raw_attention(val o);
 val raw_attention_output(val o);
+val raw_flash_attention(val o);             // raw_flash.cpp
+val raw_weights_from_log_sum_exp(val o);    // raw_flash.cpp
 val raw_projected_attention(val o);
 val raw_multi_head_attention(val o);
 val raw_conditional_attention(val o);

@@ -32,13 +32,17 @@ val raw_attention(val o) {
     });
 }
 
-// attention({ ..., intermediates: false }): the output alone; for the dot
-// score the fused kernel forms no (n_q, n_k) matrix
+// attention({ ..., intermediates: false }): the output alone (and, with
+// logSumExp, each row's); for the dot score the fused kernel forms no (n_q, n_k) matrix
 val raw_attention_output(val o) {
     return guarded([&] {
         const Mat Q = to_mat(o["query"]), K = to_mat(o["key"]), V = to_mat(o["value"]);
+        const bool lse = has(o, "logSumExp") && o["logSumExp"].as<bool>();
+        Vec log_sum_exp;
         val out = val::object();
-        out.set("output", from_mat(attention_output(Q, K, V, to_attention_options(o, Q.rows(), K.rows()))));
+        out.set("output", from_mat(attention_output(Q, K, V, to_attention_options(o, Q.rows(), K.rows()),
+                                                    lse ? &log_sum_exp : nullptr)));
+        if (lse) out.set("logSumExp", from_vec(log_sum_exp));
         return out;
     });
 }

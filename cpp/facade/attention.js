@@ -18,13 +18,21 @@ import { check } from './schema.js';
 
 const scoreParams = { W: 'matrix', U: 'matrix', v: 'vector', sigma: 'number', seed: 'seed', hidden: 'int' };
 const masking = { mask: 'mask', causal: 'boolean', validLength: 'int' };
-const scoring = { score: 'string', scale: 'number', params: scoreParams, ...masking };
+// a sliding window (with causal), its sinks, an additive bias on the scaled scores
+const windowing = { window: 'int', sinks: 'int', bias: 'matrix' };
+const scoring = { score: 'string', scale: 'number', params: scoreParams, ...masking, ...windowing };
+const dotMasking = { scale: 'number', ...masking, ...windowing };
 const projections = { Wq: 'matrix', Wk: 'matrix', Wv: 'matrix' };
 const projected = { input: 'matrix!', dK: 'int', dV: 'int', seed: ['seed', 1], projections, ...scoring };
 
 export const schemas = {
   softmax: { temperature: ['number', 1], mask: 'mask' },
-  attention: { query: 'matrix!', key: 'matrix!', value: 'matrix!', intermediates: 'boolean', ...scoring },
+  attention: { query: 'matrix!', key: 'matrix!', value: 'matrix!', intermediates: 'boolean', logSumExp: 'boolean', ...scoring },
+  flashAttention: {
+    query: 'matrix!', key: 'matrix!', value: 'matrix!', blockRows: ['int', 16], blockCols: ['int', 16],
+    trace: ['boolean', false], ...dotMasking,
+  },
+  weightsFromLogSumExp: { query: 'matrix!', key: 'matrix!', logSumExp: 'vector!', rows: 'indices', ...dotMasking },
   selfAttention: projected,
   crossAttention: { memory: 'matrix!', ...projected },
   multiHeadAttention: {
@@ -69,8 +77,11 @@ export const FUNCTIONS = {
     const fn = 'attention';
     const o = keepingFloat32(() => check(fn, 'options', options, schemas.attention));
     // { output } alone; the dot score runs the fused kernel: no (n_q, n_k) matrix
+    if (o.logSumExp && o.intermediates !== false)
+      fail(fn, 'logSumExp comes with the output alone: add intermediates: false (the intermediates give rowMax and rowSums instead: logSumExp = rowMax + log rowSums)');
     if (o.intermediates === false && (o.score === undefined || o.score === 'dot') && o.mask === undefined &&
-        o.params === undefined) {
+        o.params === undefined && o.window === undefined && o.sinks === undefined && o.bias === undefined &&
+        !o.logSumExp) {
       const lean = attentionOutputLean(Module, o);
       if (lean) return lean;
     }
@@ -80,6 +91,15 @@ export const FUNCTIONS = {
       o[name] = { rows: m.rows, cols: m.cols, data: new Float32Array(m.data) };
     }
     return call(fn, o.intermediates === false ? 'raw_attention_output' : 'raw_attention', o);
+  },
+  flashAttention: ({ call }) => function flashAttention(options) {
+    return call('flashAttention', 'raw_flash_attention', check('flashAttention', 'options', options, schemas.flashAttention));
+  },
+  weightsFromLogSumExp: ({ call }) => function weightsFromLogSumExp(options) {
+    const fn = 'weightsFromLogSumExp';
+    const o = check(fn, 'options', options, schemas.weightsFromLogSumExp);
+    if (o.rows === undefined) o.rows = Int32Array.from({ length: o.query.rows }, (_, i) => i);  // every row
+    return call(fn, 'raw_weights_from_log_sum_exp', o);
   },
   selfAttention: projectedAttention('selfAttention'),
   crossAttention: projectedAttention('crossAttention'),

@@ -16,7 +16,8 @@ import { own } from './kinds.js';
 export const JS_NAMES = {
   d_k: 'dK', d_v: 'dV', d_model: 'dModel', valid_length: 'validLength', learning_rate: 'learningRate',
   min_count: 'minCount', held_out: 'heldOut', max_tokens: 'maxTokens', top_k: 'topK', top_p: 'topP', min_p: 'minP',
-  min_length: 'minLength', max_length: 'maxLength',
+  min_length: 'minLength', max_length: 'maxLength', log_sum_exp: 'logSumExp', block_rows: 'blockRows',
+  block_cols: 'blockCols',
 };
 
 // Throws the core's failure as fn's AttentionError. aliases: { coreName: jsName } for

@@ -186,5 +186,17 @@ export function strings(fn, name, x) {
   return out;
 }
 
+// row indices: an array of integers from 0 (Int32Array)
+export function indices(fn, name, x) {
+  if (!isNumericArray(x)) fail(fn, name + ' must be an array of row indices, got ' + describe(x));
+  const out = new Int32Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i];
+    if (!Number.isInteger(v) || v < 0 || v > INT32_MAX) fail(fn, name + '[' + i + '] must be an integer from 0, got ' + describe(v));
+    out[i] = v;
+  }
+  return out;
+}
+
 // every kind by its name in a schema (schema.js)
-export const kinds = { matrix, vector, float64s, mask, number, int, seed, boolean, string, strings };
+export const kinds = { matrix, vector, float64s, mask, number, int, seed, boolean, string, strings, indices };

@@ -49,9 +49,11 @@ struct Kernel {
     // One block against keys [j0, j1) of a tile (j0 a multiple of 8).
     void tile(Block& b, Index j0, Index j1) {
         const Index d = Q.cols(), n = round_up(j1 - j0, kPanel);
-        // the tile hides a key from a query: padding (j >= keys) or, with
-        // causal, a key after it (j > i). Else n = j1 - j0: every key exists.
-        const bool masked = j0 + n > keys || (o.causal && j0 + n - 1 > b.i0);
+        // the tile hides a key from a query: padding (j >= keys), with
+        // causal a key after it (j > i), with a window a key before it (j <=
+        // i - window, not a sink). Else n = j1 - j0: every key exists.
+        const bool masked = j0 + n > keys || (o.causal && j0 + n - 1 > b.i0) ||
+                            (o.window && j0 + *o.window < b.i0 + kRows && j0 + n > o.sinks);
         f32x4 alpha = simd::splat(1);  // rescales the output so far
         if (narrow && !masked) {
             // one pass: the scores, 8 keys at a time, and their e^s (no shift
@@ -78,6 +80,10 @@ struct Kernel {
                     const f32x4 limit = simd::splat(float(last)), step = simd::splat(4);
                     f32x4 index = simd::set(0, 1, 2, 3);
                     tops[r] = simd::splat(kNegInf);  // the largest may be hidden: found again among what is seen
+                    // the window's first key, relative to j0 (the sinks before it stay)
+                    const Index first = o.window ? b.i0 + r - *o.window + 1 - j0 : 0;
+                    for (Index j = std::max<Index>(0, o.sinks - j0); j < std::min(first, n); ++j)
+                        st[r * kTile + j] = kNegInf;
                     for (Index j = 0; j < n; j += 4, index = simd::add(index, step)) {
                         float* s = st + r * kTile + j;
                         const f32x4 x = simd::select_lt(limit, index, simd::splat(kNegInf), simd::load(s));
@@ -114,12 +120,14 @@ struct Kernel {
                          b.o + c * kRows, rescale ? alphas : nullptr);
     }
 
-    // output = o / l (0 for a query that saw no key); weights = e^(score - m) / l
-    void finish(const Block& b, Eigen::Ref<Mat>& output) const {
+    // output = o / l (0 for a query that saw no key); weights = e^(score - m) / l;
+    // log sum exp = m + log l
+    void finish(const Block& b, Eigen::Ref<Mat>& output, float* log_sum_exp) const {
         const Index dv = V.cols();
         for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r) {
             const float l = simd::lane(b.l, int(r)), m = simd::lane(b.m, int(r));
             const float inv = l > 0 ? 1 / l : 0;
+            if (log_sum_exp) log_sum_exp[b.i0 + r] = l > 0 ? float(double(m) + std::log(double(l))) : kNegInf;
             float* out = &output(b.i0 + r, 0);
             const float* acc = b.o + r * kPanel;  // column c at acc[(c / 8) * 32 + c % 8]
             Index c = 0;
@@ -146,7 +154,14 @@ struct Kernel {
                 std::copy(chunk, chunk + std::min<Index>(4, seen - j), w + j);
             }
             std::fill(w + seen, w + keys, 0.0f);  // causal: written by the diagonal tile, hidden
+            // a window: the keys before it, in tiles skipped or masked, but the sinks
+            for (Index j = o.sinks; o.window && j <= b.i0 + r - *o.window && j < keys; ++j) w[j] = 0;
         }
+    }
+
+    // Whether block b needs the tile from j0: not when a window hides all its keys from every query of b
+    bool needed(const Block& b, Index j0) const {
+        return !o.window || j0 < o.sinks || j0 + kTile + *o.window > b.i0 + 1;
     }
 };
 
@@ -155,12 +170,13 @@ struct Kernel {
 const char* kernel_simd() { return simd::kName; }
 
 void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& o,
-                           Eigen::Ref<Mat> output, Mat* weights) {
+                           Eigen::Ref<Mat> output, Mat* weights, float* log_sum_exp) {
     const Index nq = Q.rows(), d = Q.cols(), dv = V.cols();
     if (weights) weights->setZero(nq, K.rows());  // no allocation when it has this shape already
     const Index keys = o.valid_length ? *o.valid_length : K.rows();
     if (keys == 0) {  // every key is padding: no query sees any
         output.setZero();
+        if (log_sum_exp) std::fill_n(log_sum_exp, nq, kNegInf);
         return;
     }
     // the narrowness bound is on exponents of 2: e^(s * scale) = 2^(s * scale * log2 e)
@@ -191,9 +207,10 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
         for (Index j0 = 0; j0 < group_keys; j0 += kTile)
             for (Index b = 0; b < n_blocks; ++b) {
                 const Index block_keys = o.causal ? std::min(group_keys, group[b].i0 + kRows) : group_keys;
-                if (j0 < block_keys) k.tile(group[b], j0, std::min(j0 + kTile, block_keys));
+                if (j0 < block_keys && k.needed(group[b], j0))
+                    k.tile(group[b], j0, std::min(j0 + kTile, block_keys));
             }
-        for (Index b = 0; b < n_blocks; ++b) k.finish(group[b], output);
+        for (Index b = 0; b < n_blocks; ++b) k.finish(group[b], output, log_sum_exp);
     }
 }
 

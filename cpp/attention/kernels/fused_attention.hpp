@@ -12,7 +12,8 @@
 // guards against overflow. Otherwise an online (streaming) softmax keeps a
 // running maximum m per query and rescales the partial output when m grows.
 // Memory stays O((n_q + n_k) (d + d_v)); with causal masking the tiles above the diagonal
-// are skipped. Written once against simd.hpp: WASM SIMD128 in the module,
+// are skipped, and with a window the tiles before it (but the sinks'): the
+// time grows as n_q * window, not n_q * n_k. Written once against simd.hpp: WASM SIMD128 in the module,
 // SSE2 or plain floats natively. attention_reference() is what it is checked
 // against (tests/cpp/kernels/test_fused_attention.cpp, tests/node/kernel.test.mjs).
 #pragma once
@@ -27,6 +28,8 @@ struct KernelOptions {
     Scalar scale = 1;                   // multiplies q.k before softmax; finite, > 0
     bool causal = false;                // query i sees keys 0..i only
     std::optional<Index> valid_length;  // keys at index >= valid_length are padding (0..n_k)
+    std::optional<Index> window;        // with causal: query i sees keys i - window + 1 .. i (window >= 1)
+    Index sinks = 0;                    // with a window: keys 0 .. sinks - 1 stay visible
 };
 
 struct KernelResult {
@@ -42,10 +45,14 @@ KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V,
 
 // The same, written into output (n_q, d_v), which may be a block of a larger
 // matrix, and, when weights is given, into *weights, resized to (n_q, n_k).
+// When log_sum_exp is given (n_q floats), each row's log of its softmax
+// denominator, log sum_j e^(scaled score), from the running maximum and sum
+// (-inf for a row that sees no key): with it, weights_from_log_sum_exp()
+// (mechanism/flash.hpp) gives any row of weights back without the matrix.
 // The kernel's buffers are kept per thread: a call allocates nothing after the
 // first of its size (and weights nothing when it has that shape already).
 void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& options,
-                           Eigen::Ref<Mat> output, Mat* weights = nullptr);
+                           Eigen::Ref<Mat> output, Mat* weights = nullptr, float* log_sum_exp = nullptr);
 
 // "wasm-simd128", "sse2" or "scalar": the vector code compiled in.
 const char* kernel_simd();

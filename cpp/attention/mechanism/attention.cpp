@@ -11,7 +11,7 @@ namespace attn {
 
 constexpr Scalar kInf = std::numeric_limits<Scalar>::infinity();
 
-static void check_mask_options(const AttentionOptions& o, Index n_queries, Index n_keys) {
+void check_mask_options(const AttentionOptions& o, Index n_queries, Index n_keys) {
     // if/fail rather than require: the message is built only on failure (a
     // small call through the kernel takes microseconds; formatting takes more)
     if (o.mask.size() != 0 && (o.mask.rows() != n_queries || o.mask.cols() != n_keys))
@@ -20,16 +20,32 @@ static void check_mask_options(const AttentionOptions& o, Index n_queries, Index
     if (o.valid_length && (*o.valid_length < 0 || *o.valid_length > n_keys))
         fail_argument("valid_length", "valid_length must be between 0 and the number of keys (" +
                                           std::to_string(n_keys) + "), got " + std::to_string(o.valid_length.value_or(0)));
+    if (o.window) {
+        if (*o.window < 1) fail_argument("window", "window must be at least 1, got " + std::to_string(*o.window));
+        if (!o.causal)
+            fail_argument("window", "window needs causal: it counts back from each query's own position; set causal too");
+    }
+    if (o.sinks < 0) fail_argument("sinks", "sinks must be 0 or more, got " + std::to_string(o.sinks));
+    if (o.sinks > 0 && !o.window)
+        fail_argument("sinks", "sinks keep the first keys in view when a window would hide them; give a window too");
+    if (o.bias.size() != 0) {
+        if (o.bias.rows() != n_queries || o.bias.cols() != n_keys)
+            fail_argument("bias", "bias has shape " + shape(o.bias) + " but needs (rows(query), rows(key)) = " +
+                                      shape(n_queries, n_keys));
+        require_finite(o.bias, "bias");
+    }
 }
 
 // Expects options that passed check_mask_options().   -> (n_queries, n_keys)
 static Mask combine_masks(const AttentionOptions& o, Index n_queries, Index n_keys) {
     Mask m = o.mask.size() > 0 ? o.mask : Mask::Constant(n_queries, n_keys, true);
-    // causal: query i sees keys 0..i; padding: keys from valid_length on are hidden
+    // causal: query i sees keys 0..i; padding: keys from valid_length on are
+    // hidden; a window hides keys i - window and before, but the sinks
     const Index keys = o.valid_length ? *o.valid_length : n_keys;
     for (Index i = 0; i < n_queries; ++i) {
         const Index seen = o.causal ? std::min(keys, i + 1) : keys;
         if (seen < n_keys) m.row(i).tail(n_keys - seen) = false;
+        for (Index j = o.sinks; o.window && j <= i - *o.window && j < n_keys; ++j) m(i, j) = false;
     }
     return m;
 }
@@ -43,11 +59,8 @@ static Scalar default_scale(Score score, Index d_k) {
     return score == Score::dot || score == Score::general ? Scalar(1) / std::sqrt(Scalar(d_k)) : Scalar(1);
 }
 
-// Every check of the public entries (attention, attention_output,
-// attention_reference), made once here; what runs after it is unchecked.
-// Returns the completed parameters. whole_map: the (n_q, n_k) map will be formed.
-static ScoreParams prepare(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
-                           Scalar& scale, bool whole_map = true) {
+ScoreParams prepare_attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
+                              Scalar& scale, bool whole_map) {
     require_nonempty(Q, "query");
     require_nonempty(K, "key");
     require_nonempty(V, "value");
@@ -74,49 +87,64 @@ static void require_finite_scores(const MatRef& S) {
                     "the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
 }
 
-bool kernel_applies(const AttentionOptions& o) { return o.score == Score::dot && o.mask.size() == 0; }
+bool kernel_applies(const AttentionOptions& o) {
+    return o.score == Score::dot && o.mask.size() == 0 && o.bias.size() == 0;
+}
 
 static KernelOptions kernel_options(const AttentionOptions& o, Scalar scale) {
     KernelOptions k;
     k.scale = scale;
     k.causal = o.causal;
     k.valid_length = o.valid_length;
+    k.window = o.window;
+    k.sinks = o.sinks;
     return k;
 }
 
 void attention_output_into(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
-                           Eigen::Ref<Mat> out) {
+                           Eigen::Ref<Mat> out, Vec* log_sum_exp) {
     if (out.rows() != Q.rows() || out.cols() != V.cols())
         fail("attention_output_into: the output has shape " + shape(out) + ", expected " + shape(Q.rows(), V.cols()));
     if (!kernel_applies(o)) {
-        out = attention(Q, K, V, o).output;
+        const AttentionResult r = attention(Q, K, V, o);
+        out = r.output;
+        if (log_sum_exp)  // m + log l, from the softmax's own shift and sum
+            *log_sum_exp = (r.row_sums.array() > 0).select(r.row_max.array() + r.row_sums.array().log(), -kInf);
         return;
     }
     Scalar scale;
-    prepare(Q, K, V, o, scale, /*whole_map=*/false);
-    attention_kernel_into(Q, K, V, kernel_options(o, scale), out);
+    prepare_attention(Q, K, V, o, scale, /*whole_map=*/false);
+    if (log_sum_exp) log_sum_exp->resize(Q.rows());
+    attention_kernel_into(Q, K, V, kernel_options(o, scale), out, nullptr, log_sum_exp ? log_sum_exp->data() : nullptr);
     require_finite_result(out, "output = weights V");
 }
 
-Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
+Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
+                     Vec* log_sum_exp) {
     Mat output(Q.rows(), V.cols());
-    attention_output_into(Q, K, V, o, output);
+    attention_output_into(Q, K, V, o, output, log_sum_exp);
     return output;
 }
 
 AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o) {
     AttentionResult r;
-    r.params = prepare(Q, K, V, o, r.scale);
+    r.params = prepare_attention(Q, K, V, o, r.scale);
     r.mask = combine_masks(o, Q.rows(), K.rows());
     // pass 1: scores of every query against every key
     r.scores = scores_unchecked(o.score, Q, K, r.params);
     // pass 2: scale
     r.scaled = r.scores * r.scale;
     require_finite_scores(r.scaled);
-    // pass 3: masked entries become -inf: exp(-inf) = 0 after softmax
-    r.masked = r.mask.select(r.scaled, Mat::Constant(r.scaled.rows(), r.scaled.cols(), -kInf));
+    // pass 3: the bias, if any, is added; masked entries become -inf: exp(-inf) = 0 after softmax
+    Mat biased;
+    if (o.bias.size()) {
+        biased = r.scaled + o.bias;
+        require_finite_scores(biased);
+    }
+    const Mat& logits = o.bias.size() ? biased : r.scaled;  // (no copy of scaled without a bias)
+    r.masked = r.mask.select(logits, Mat::Constant(r.scaled.rows(), r.scaled.cols(), -kInf));
     // pass 4: weights, and the weighted sum of the values
-    SoftmaxSteps steps = masked_softmax_steps_unchecked(r.scaled, r.mask);
+    SoftmaxSteps steps = masked_softmax_steps_unchecked(logits, r.mask);
     r.row_max = std::move(steps.row_max);
     r.exps = std::move(steps.exps);
     r.row_sums = std::move(steps.row_sums);
@@ -132,33 +160,35 @@ AttentionResult attention(const MatRef& Q, const MatRef& K, const MatRef& V, con
 AttentionResult attention_reference(const MatRef& Q, const MatRef& K, const MatRef& V,
                                     const AttentionOptions& o) {
     AttentionResult r;
-    r.params = prepare(Q, K, V, o, r.scale);
+    r.params = prepare_attention(Q, K, V, o, r.scale);
     const Index nq = Q.rows(), nk = K.rows(), dv = V.cols();
     r.mask = Mask(nq, nk);
     for (Index i = 0; i < nq; ++i)
         for (Index j = 0; j < nk; ++j)
             r.mask(i, j) = (o.mask.size() == 0 || o.mask(i, j)) && (!o.causal || j <= i) &&
-                           (!o.valid_length || j < *o.valid_length);
+                           (!o.valid_length || j < *o.valid_length) &&
+                           (!o.window || i - j < *o.window || j < o.sinks);
     r.scores = scores_reference_unchecked(o.score, Q, K, r.params);
     r.scaled = Mat(nq, nk);
     r.masked = Mat(nq, nk);
     for (Index i = 0; i < nq; ++i)
         for (Index j = 0; j < nk; ++j) {
             r.scaled(i, j) = Scalar(double(r.scores(i, j)) * r.scale);
-            r.masked(i, j) = r.mask(i, j) ? r.scaled(i, j) : -kInf;
+            r.masked(i, j) = r.mask(i, j) ? Scalar(double(r.scaled(i, j)) + (o.bias.size() ? o.bias(i, j) : 0)) : -kInf;
         }
     require_finite_scores(r.scaled);
-    r.weights = masked_softmax_rows_reference(r.scaled, r.mask);
+    const Mat logits = o.bias.size() ? Mat(r.scaled + o.bias) : r.scaled;
+    r.weights = masked_softmax_rows_reference(logits, r.mask);
     r.row_max = Vec::Zero(nq);
     r.exps = Mat::Zero(nq, nk);
     r.row_sums = Vec::Zero(nq);
     for (Index i = 0; i < nq; ++i) {
         double top = -INFINITY, sum = 0;
         for (Index j = 0; j < nk; ++j)
-            if (r.mask(i, j)) top = std::max(top, double(r.scaled(i, j)));
+            if (r.mask(i, j)) top = std::max(top, double(logits(i, j)));
         if (std::isinf(top)) continue;
         for (Index j = 0; j < nk; ++j)
-            if (r.mask(i, j)) sum += r.exps(i, j) = Scalar(std::exp(double(r.scaled(i, j)) - top));
+            if (r.mask(i, j)) sum += r.exps(i, j) = Scalar(std::exp(double(logits(i, j)) - top));
         r.row_max(i) = Scalar(top);
         r.row_sums(i) = Scalar(sum);
     }

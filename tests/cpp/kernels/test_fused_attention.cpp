@@ -13,6 +13,8 @@ KernelOptions kernel_options(const AttentionOptions& o, Index d) {
     k.scale = o.scale ? *o.scale : 1 / std::sqrt(Scalar(d));
     k.causal = o.causal;
     k.valid_length = o.valid_length;
+    k.window = o.window;
+    k.sinks = o.sinks;
     return k;
 }
 
@@ -28,6 +30,8 @@ void check_against_reference(Index nq, Index nk, Index d, Index dv, const Attent
     CAPTURE(dv);
     CAPTURE(o.causal);
     CAPTURE(o.valid_length.value_or(-1));
+    CAPTURE(o.window.value_or(-1));
+    CAPTURE(o.sinks);
     CAPTURE(amplitude);
     const Mat Q = random_matrix(nq, d, seed) * amplitude, K = random_matrix(nk, d, seed + 1) * amplitude,
               V = random_matrix(nk, dv, seed + 2);
@@ -45,6 +49,20 @@ void check_against_reference(Index nq, Index nk, Index d, Index dv, const Attent
     CHECK((with.output.array() == plain.output.array()).all());  // asking for the weights changes nothing else
     check_rows_sum_to_one_or_zero(with.weights);
     CHECK(max_rel_error(attention_output(Q, K, V, o), ref.output) < tolerance);
+    // each row's log-sum-exp: the reference's shift and sum, m + log l
+    Vec lse(nq);
+    Mat out(nq, dv);
+    attention_kernel_into(Q, K, V, kernel_options(o, d), out, nullptr, lse.data());
+    CHECK((out.array() == plain.output.array()).all());
+    for (Index i = 0; i < nq; ++i) {
+        CAPTURE(i);
+        if (ref.row_sums(i) == 0) {
+            CHECK(lse(i) == -std::numeric_limits<Scalar>::infinity());
+        } else {
+            const double want = double(ref.row_max(i)) + std::log(double(ref.row_sums(i)));
+            CHECK(std::abs(lse(i) - want) <= tolerance * (1 + std::abs(want)));
+        }
+    }
 }
 
 }  // namespace
@@ -85,6 +103,24 @@ TEST_CASE("kernel: causal with more keys than queries and more queries than keys
         o.valid_length = 7;
         check_against_reference(nq, nk, 12, 5, o, std::uint64_t(nq * 37 + nk));
         check_against_reference(nq, nk, 12, 5, o, std::uint64_t(nq * 41 + nk), /*amplitude=*/8);
+    }
+}
+
+TEST_CASE("kernel: sliding windows with and without sinks, across tiles, narrow and wide") {
+    // windows shorter and longer than the 256-key tile, sinks inside and past
+    // the first tile: the tiles before each block's window are skipped
+    const Index cases[][4] = {{1, 1, 1, 0}, {9, 9, 3, 0}, {40, 40, 5, 2}, {70, 130, 16, 1},
+                              {300, 300, 7, 0}, {600, 600, 100, 4}, {600, 700, 300, 0}, {520, 520, 2, 260}};
+    std::uint64_t seed = 100;
+    for (const auto& c : cases) {
+        AttentionOptions o;
+        o.causal = true;
+        o.window = c[2];
+        o.sinks = c[3];
+        check_against_reference(c[0], c[1], 12, 9, o, seed += 3);
+        check_against_reference(c[0], c[1], 12, 9, o, seed += 3, /*amplitude=*/8);
+        o.valid_length = c[1] / 2 + 1;
+        check_against_reference(c[0], c[1], 12, 9, o, seed += 3);
     }
 }
 

@@ -1,0 +1,158 @@
+#include "attention/mechanism/flash.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attn {
+
+namespace {
+
+constexpr Scalar kNegInf = -std::numeric_limits<Scalar>::infinity();
+
+// Whether query i may see key j: the explicit mask and visible()'s rules.
+bool allowed(const AttentionOptions& o, Index i, Index j) {
+    return (o.mask.size() == 0 || o.mask(i, j)) && visible(o, i, j);
+}
+
+// The scaled score of query i and key j (+ bias), in float as attention() forms it.
+Scalar logit(const MatRef& Q, const MatRef& K, const AttentionOptions& o, Scalar scale, Index i, Index j) {
+    const Scalar s = Q.row(i).dot(K.row(j)) * scale;
+    return o.bias.size() ? s + o.bias(i, j) : s;
+}
+
+// The running state of the rows of one block of queries.
+struct Rows {
+    Vec m, l;  // (rows) running maximum and sum
+    Mat o;     // (rows, d_v) unnormalised output
+};
+
+// One tile: its scores, then the online softmax's update of the rows' state.
+//   S: (rows, cols) scores, -inf where hidden
+void update(Rows& r, const Mat& S, const MatRef& V, Index col0, FlashTile* trace) {
+    if (trace) {
+        trace->scores = S;
+        trace->max_before = r.m;
+        trace->sum_before = r.l;
+    }
+    Vec alpha(S.rows());
+    for (Index i = 0; i < S.rows(); ++i) {
+        const Scalar m_new = std::max(r.m(i), S.row(i).maxCoeff());
+        // a row that has seen no key yet (m = -inf) has l = 0 and o = 0: nothing to rescale
+        alpha(i) = r.m(i) == kNegInf ? Scalar(1) : std::exp(r.m(i) - m_new);
+        Scalar sum = 0;
+        r.o.row(i) *= alpha(i);
+        for (Index j = 0; j < S.cols(); ++j) {
+            if (S(i, j) == kNegInf) continue;
+            const Scalar p = std::exp(S(i, j) - m_new);
+            sum += p;
+            r.o.row(i) += p * V.row(col0 + j);
+        }
+        r.l(i) = alpha(i) * r.l(i) + sum;
+        r.m(i) = m_new;
+    }
+    if (trace) {
+        trace->max_after = r.m;
+        trace->rescale = alpha;
+        trace->sum_after = r.l;
+        trace->output_after = r.o;
+    }
+}
+
+void check_flash(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o, const FlashOptions& f) {
+    if (o.score != Score::dot)
+        fail_argument("score", std::string("flash attention computes the dot score, got ") + score_name(o.score));
+    require_argument(f.block_rows >= 1, "block_rows", "block_rows must be at least 1, got " + std::to_string(f.block_rows));
+    require_argument(f.block_cols >= 1, "block_cols", "block_cols must be at least 1, got " + std::to_string(f.block_cols));
+    if (f.trace && (Q.rows() > kFlashTraceMax || K.rows() > kFlashTraceMax))
+        fail_argument("trace", "trace keeps every tile, so it takes at most " + std::to_string(kFlashTraceMax) +
+                                   " queries and " + std::to_string(kFlashTraceMax) + " keys; got " +
+                                   shape(Q.rows(), K.rows()) + " (leave trace out for larger inputs)");
+    (void)V;
+}
+
+}  // namespace
+
+FlashResult flash_attention(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
+                            const FlashOptions& f) {
+    check_flash(Q, K, V, o, f);
+    Scalar scale;
+    prepare_attention(Q, K, V, o, scale, /*whole_map=*/false);
+    const Index nq = Q.rows(), nk = K.rows(), dv = V.cols();
+    FlashResult r;
+    r.output = Mat::Zero(nq, dv);
+    r.log_sum_exp = Vec::Constant(nq, kNegInf);
+    for (Index row0 = 0; row0 < nq; row0 += f.block_rows) {
+        const Index rows = std::min(f.block_rows, nq - row0);
+        Rows state{Vec::Constant(rows, kNegInf), Vec::Zero(rows), Mat::Zero(rows, dv)};
+        for (Index col0 = 0; col0 < nk; col0 += f.block_cols) {
+            const Index cols = std::min(f.block_cols, nk - col0);
+            Mat S(rows, cols);  // the one tile of scores held at a time
+            bool any = false;
+            for (Index i = 0; i < rows; ++i)
+                for (Index j = 0; j < cols; ++j) {
+                    const bool seen = allowed(o, row0 + i, col0 + j);
+                    S(i, j) = seen ? logit(Q, K, o, scale, row0 + i, col0 + j) : kNegInf;
+                    if (seen && !std::isfinite(S(i, j)))
+                        fail("the scores overflow float32 (an entry is not finite); use smaller inputs or a smaller scale");
+                    any = any || seen;
+                }
+            if (!any) {  // the masks hide the whole tile: never computed
+                ++r.tiles_skipped;
+                continue;
+            }
+            ++r.tiles_visited;
+            FlashTile* trace = nullptr;
+            if (f.trace) {
+                r.trace.push_back(FlashTile{row0, rows, col0, cols, {}, {}, {}, {}, {}, {}, {}});
+                trace = &r.trace.back();
+            }
+            update(state, S, V, col0, trace);
+        }
+        for (Index i = 0; i < rows; ++i) {
+            if (state.l(i) == 0) continue;  // no key seen: output 0, log-sum-exp -inf
+            r.output.row(row0 + i) = state.o.row(i) / state.l(i);
+            r.log_sum_exp(row0 + i) = Scalar(double(state.m(i)) + std::log(double(state.l(i))));
+        }
+    }
+    require_finite_result(r.output, "output = weights V");
+    return r;
+}
+
+Mat weights_from_log_sum_exp(const MatRef& Q, const MatRef& K, const VecRef& lse, const std::vector<Index>& rows,
+                             const AttentionOptions& o) {
+    if (o.score != Score::dot)
+        fail_argument("score", std::string("the weights from log-sum-exp use the dot score, got ") + score_name(o.score));
+    require_nonempty(Q, "query");
+    require_nonempty(K, "key");
+    require_finite(Q, "query");
+    require_finite(K, "key");
+    if (Q.cols() != K.cols())
+        fail("key has " + std::to_string(K.cols()) + " columns but query has " + std::to_string(Q.cols()) +
+             "; the dot score needs equal widths");
+    const Scalar scale = o.scale ? *o.scale : Scalar(1) / std::sqrt(Scalar(K.cols()));
+    if (!(std::isfinite(scale) && scale > 0)) fail("scale must be a finite number greater than 0, got " + number(scale));
+    check_mask_options(o, Q.rows(), K.rows());
+    if (lse.size() != Q.rows())
+        fail_argument("log_sum_exp", "log_sum_exp has " + std::to_string(lse.size()) + " entries but query has " +
+                                         std::to_string(Q.rows()) + " rows; it needs one per query");
+    for (Index i = 0; i < lse.size(); ++i)
+        if (!(std::isfinite(lse(i)) || lse(i) == kNegInf))
+            fail_argument("log_sum_exp", "log_sum_exp[" + std::to_string(i) + "] is " + number(lse(i)) +
+                                             "; each entry is a finite number, or -Infinity for a row that sees no key");
+    for (size_t r = 0; r < rows.size(); ++r)
+        if (rows[r] < 0 || rows[r] >= Q.rows())
+            fail_argument("rows", "rows[" + std::to_string(r) + "] = " + std::to_string(rows[r]) +
+                                      " is not a query row (0.." + std::to_string(Q.rows() - 1) + ")");
+    require_work(double(rows.size()) * double(K.rows()) * double(K.cols()), "the rows' scores");
+    Mat W = Mat::Zero(Index(rows.size()), K.rows());
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const Index i = rows[r];
+        if (lse(i) == kNegInf) continue;
+        for (Index j = 0; j < K.rows(); ++j)
+            if (allowed(o, i, j)) W(Index(r), j) = Scalar(std::exp(double(logit(Q, K, o, scale, i, j)) - double(lse(i))));
+    }
+    return W;
+}
+
+}  // namespace attn
