@@ -98,7 +98,7 @@ function declarations() {
 // the TypeScript types each kind of schema.js accepts
 const TYPED_AS = {
   matrix: ['MatrixLike'], vector: ['VectorLike', 'NumericArray'], mask: ['MaskLike'], number: ['number'], int: ['number'], seed: ['number'],
-  boolean: ['boolean'], strings: ['string[]', 'readonly string[]'], float64s: ['NumericArray'],
+  boolean: ['boolean'], strings: ['string[]', 'readonly string[]'], float64s: ['NumericArray'], indices: ['number[] | Int32Array<ArrayBufferLike>', 'number[] | Int32Array'],
 };
 const typedAs = (kind, { type, text }) => (kind === 'string'
   ? text === 'string' || (type.isUnion() && type.types.every((t) => t.isStringLiteral()))

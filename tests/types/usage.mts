@@ -81,3 +81,12 @@ const attentionCost: number = decoded.attention.uncached - att.generationCost({ 
 const repeated: number = (await att.ownCorpus('x')).repeats;
 lm.delete();
 export { lmLoss, nextToken, nextP, lmHead, lineScore, folded, Wout, form, attentionCost, repeated, nucleus, keptP };
+
+// the online softmax, windows, sinks, bias
+const flash = att.flashAttention({ query: X, key: X, value: X, causal: true, window: 2, sinks: 1, blockRows: 2, blockCols: 2, trace: true });
+const firstTile: number | undefined = flash.tiles?.[0].rescale[0];
+const lse: Float32Array = flash.logSumExp;
+const back: Matrix = att.weightsFromLogSumExp({ query: X, key: X, logSumExp: lse, rows: [0, 3], causal: true, window: 2, sinks: 1 }).weights;
+const kernelLse: Float32Array | undefined = att.attention({ query: X, key: X, value: X, causal: true, window: 2, intermediates: false, logSumExp: true }).logSumExp;
+att.attention({ query: X, key: X, value: X, bias: [[0, -1, -2, -3], [1, 0, -1, -2], [2, 1, 0, -1], [3, 2, 1, 0]] });
+void firstTile, back, kernelLse;

@@ -132,7 +132,20 @@ export interface MaskOptions {
   validLength?: number;
 }
 
-export interface ScoreOptions extends MaskOptions {
+/** The masks and bias of today's models (attention, flashAttention, weightsFromLogSumExp). */
+export interface WindowOptions {
+  /**
+   * A sliding window (needs causal): query i sees keys i - window + 1 .. i.
+   * The fused kernel skips the tiles before it: time grows as n * window.
+   */
+  window?: number;
+  /** with a window: keys 0 .. sinks - 1 stay visible to every query at or after them (default 0) */
+  sinks?: number;
+  /** (n_q, n_k) added to the scaled scores before the mask (ALiBi's distance penalties, say); not with the kernel */
+  bias?: MatrixLike;
+}
+
+export interface ScoreOptions extends MaskOptions, WindowOptions {
   /** default 'dot' */
   score?: Score;
   /** multiplies the scores; default 1/sqrt(d_k) for dot and general, else 1 */
@@ -155,12 +168,87 @@ export interface AttentionOptions extends ScoreOptions {
    * Default true: every step of the chain.
    */
   intermediates?: boolean;
+  /**
+   * With intermediates: false, also each row's log-sum-exp (logSumExp in the
+   * result), what weightsFromLogSumExp needs to give rows of weights back.
+   */
+  logSumExp?: boolean;
 }
 
 /** What attention({ ..., intermediates: false }) returns. */
 export interface AttentionOutput {
   /** (n_q, d_v) */
   output: Matrix;
+  /**
+   * (n_q) with logSumExp: true: log of each row's softmax denominator,
+   * log sum_j e^(scaled score + bias), natural log; -Infinity for a row that sees no key
+   */
+  logSumExp?: Float32Array;
+}
+
+export interface FlashAttentionOptions extends MaskOptions, WindowOptions {
+  /** (n_q, d) */
+  query: MatrixLike;
+  /** (n_k, d) */
+  key: MatrixLike;
+  /** (n_k, d_v) */
+  value: MatrixLike;
+  /** multiplies q.k; default 1/sqrt(d) */
+  scale?: number;
+  /** queries per tile (default 16) */
+  blockRows?: number;
+  /** keys per tile (default 16) */
+  blockCols?: number;
+  /** keep every tile visit (default false); at most 128 queries and 128 keys */
+  trace?: boolean;
+}
+
+/** One tile visit of flashAttention's trace: queries row0.. against keys col0.. */
+export interface FlashTile {
+  row0: number;
+  rows: number;
+  col0: number;
+  cols: number;
+  /** (rows, cols) scaled scores (+ bias), -Infinity where hidden */
+  scores: Matrix;
+  /** (rows) running maximum m before the tile (-Infinity: no key seen yet) */
+  maxBefore: Float32Array;
+  /** (rows) m' = max(m, the tile's largest) */
+  maxAfter: Float32Array;
+  /** (rows) e^(m - m'), what the running sum and output were multiplied by (1 while no key is seen) */
+  rescale: Float32Array;
+  /** (rows) running sum l of e^(s - m) before the tile */
+  sumBefore: Float32Array;
+  /** (rows) l' = rescale * l + sum_j e^(s_j - m') */
+  sumAfter: Float32Array;
+  /** (rows, d_v) running output, not yet divided by l' */
+  outputAfter: Matrix;
+}
+
+export interface FlashAttentionResult {
+  /** (n_q, d_v), attention()'s output */
+  output: Matrix;
+  /** (n_q) m + log l of each row; -Infinity for a row that sees no key */
+  logSumExp: Float32Array;
+  /** tiles with a visible key, computed */
+  tilesVisited: number;
+  /** tiles the masks hide entirely, never computed */
+  tilesSkipped: number;
+  /** with trace: every visit, in order */
+  tiles?: FlashTile[];
+}
+
+export interface WeightsFromLogSumExpOptions extends MaskOptions, WindowOptions {
+  /** (n_q, d) */
+  query: MatrixLike;
+  /** (n_k, d) */
+  key: MatrixLike;
+  /** (n_q) each row's log-sum-exp, as flashAttention or attention({ logSumExp: true }) gave it */
+  logSumExp: VectorLike;
+  /** the query rows wanted (default: every row) */
+  rows?: number[] | Int32Array;
+  /** the scale the log-sum-exp was computed with; default 1/sqrt(d) */
+  scale?: number;
 }
 
 /** The chain scores -> scaled -> masked -> weights -> output. */
@@ -173,7 +261,7 @@ export interface AttentionSteps {
   scaled: Matrix;
   /** (n_q, n_k), 1 = may attend (explicit mask AND causal AND padding) */
   mask: MaskMatrix;
-  /** (n_q, n_k) scaled, -Infinity where masked */
+  /** (n_q, n_k) scaled (+ bias when given), -Infinity where masked */
   masked: Matrix;
   /** (n_q) largest allowed scaled score of each row (0 when fully masked) */
   rowMax: Float32Array;
@@ -448,6 +536,14 @@ export interface AttentionModule {
   attention(options: AttentionOptions & { intermediates?: true }): AttentionResult;
   /** Either, when intermediates is a boolean known only at run time. */
   attention(options: AttentionOptions): AttentionResult | AttentionOutput;
+  /**
+   * Attention by the online softmax, tile by tile, as FlashAttention runs it
+   * (dot score): attention()'s output, each row's log-sum-exp, and with
+   * trace every tile visit's running maximum, rescale, sum and output.
+   */
+  flashAttention(options: FlashAttentionOptions): FlashAttentionResult;
+  /** Rows of the weights from each row's log-sum-exp, without the (n_q, n_k) matrix: e^(s_ij - lse_i). */
+  weightsFromLogSumExp(options: WeightsFromLogSumExpOptions): { rows: Int32Array; weights: Matrix };
   /** Q = X Wq, K = X Wk, V = X Wv, then attention. */
   selfAttention(options: SelfAttentionOptions): ProjectedAttentionResult;
   /** Q = X Wq, K = M Wk, V = M Wv, then attention. */

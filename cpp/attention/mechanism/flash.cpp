@@ -21,10 +21,13 @@ Scalar logit(const MatRef& Q, const MatRef& K, const AttentionOptions& o, Scalar
     return o.bias.size() ? s + o.bias(i, j) : s;
 }
 
-// The running state of the rows of one block of queries.
+// The running state of the rows of one block of queries. The sum and the
+// output are kept in double: unnormalised, o can pass float32's range where
+// o / l does not (values near its maximum), as the kernel's shrunk columns avoid.
 struct Rows {
-    Vec m, l;  // (rows) running maximum and sum
-    Mat o;     // (rows, d_v) unnormalised output
+    Vec m;              // (rows) running maximum
+    Eigen::VectorXd l;  // (rows) running sum
+    Eigen::MatrixXd o;  // (rows, d_v) unnormalised output
 };
 
 // One tile: its scores, then the online softmax's update of the rows' state.
@@ -33,29 +36,29 @@ void update(Rows& r, const Mat& S, const MatRef& V, Index col0, FlashTile* trace
     if (trace) {
         trace->scores = S;
         trace->max_before = r.m;
-        trace->sum_before = r.l;
+        trace->sum_before = r.l.cast<Scalar>();
     }
-    Vec alpha(S.rows());
+    Eigen::VectorXd alpha(S.rows());
     for (Index i = 0; i < S.rows(); ++i) {
         const Scalar m_new = std::max(r.m(i), S.row(i).maxCoeff());
         // a row that has seen no key yet (m = -inf) has l = 0 and o = 0: nothing to rescale
-        alpha(i) = r.m(i) == kNegInf ? Scalar(1) : std::exp(r.m(i) - m_new);
-        Scalar sum = 0;
+        alpha(i) = r.m(i) == kNegInf ? 1.0 : std::exp(double(r.m(i)) - m_new);
+        double sum = 0;
         r.o.row(i) *= alpha(i);
         for (Index j = 0; j < S.cols(); ++j) {
             if (S(i, j) == kNegInf) continue;
-            const Scalar p = std::exp(S(i, j) - m_new);
+            const double p = std::exp(double(S(i, j)) - m_new);
             sum += p;
-            r.o.row(i) += p * V.row(col0 + j);
+            r.o.row(i) += p * V.row(col0 + j).cast<double>();
         }
         r.l(i) = alpha(i) * r.l(i) + sum;
         r.m(i) = m_new;
     }
     if (trace) {
         trace->max_after = r.m;
-        trace->rescale = alpha;
-        trace->sum_after = r.l;
-        trace->output_after = r.o;
+        trace->rescale = alpha.cast<Scalar>();
+        trace->sum_after = r.l.cast<Scalar>();
+        trace->output_after = r.o.cast<Scalar>();
     }
 }
 
@@ -84,7 +87,7 @@ FlashResult flash_attention(const MatRef& Q, const MatRef& K, const MatRef& V, c
     r.log_sum_exp = Vec::Constant(nq, kNegInf);
     for (Index row0 = 0; row0 < nq; row0 += f.block_rows) {
         const Index rows = std::min(f.block_rows, nq - row0);
-        Rows state{Vec::Constant(rows, kNegInf), Vec::Zero(rows), Mat::Zero(rows, dv)};
+        Rows state{Vec::Constant(rows, kNegInf), Eigen::VectorXd::Zero(rows), Eigen::MatrixXd::Zero(rows, dv)};
         for (Index col0 = 0; col0 < nk; col0 += f.block_cols) {
             const Index cols = std::min(f.block_cols, nk - col0);
             Mat S(rows, cols);  // the one tile of scores held at a time
@@ -111,8 +114,8 @@ FlashResult flash_attention(const MatRef& Q, const MatRef& K, const MatRef& V, c
         }
         for (Index i = 0; i < rows; ++i) {
             if (state.l(i) == 0) continue;  // no key seen: output 0, log-sum-exp -inf
-            r.output.row(row0 + i) = state.o.row(i) / state.l(i);
-            r.log_sum_exp(row0 + i) = Scalar(double(state.m(i)) + std::log(double(state.l(i))));
+            r.output.row(row0 + i) = (state.o.row(i) / state.l(i)).cast<Scalar>();
+            r.log_sum_exp(row0 + i) = Scalar(double(state.m(i)) + std::log(state.l(i)));
         }
     }
     require_finite_result(r.output, "output = weights V");

@@ -60,7 +60,9 @@ FlashResult flash_attention(const MatRef& Q, const MatRef& K, const MatRef& V, c
 // The rows of the weights asked for, from each row's log-sum-exp alone:
 // weight(i, j) = e^(s_ij - lse_i) where key j is visible to query i, else 0
 // (a row whose lse is -inf, which sees no key, is 0). No (n_q, n_k) matrix is
-// formed: the memory is rows.size() x n_k.
+// formed: the memory is rows.size() x n_k. As exact as float32 holds lse: a
+// weight's relative error is about |lse| 2^-24 (6e-6 at |lse| = 100; scaled
+// scores of a model are tens at most).
 //   Q: (n_q, d)   K: (n_k, d)   log_sum_exp: (n_q)   rows: indices of queries   -> (rows.size(), n_k)
 Mat weights_from_log_sum_exp(const MatRef& Q, const MatRef& K, const VecRef& log_sum_exp,
                              const std::vector<Index>& rows, const AttentionOptions& options);
