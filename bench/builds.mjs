@@ -6,6 +6,8 @@
 //   a call of the facade    softmax of a 4x4 matrix; attention() at n = 16 (the lean path)
 //                           and with its intermediates; a bad call answered with its AttentionError
 //   the kernel              attention() at n = 256 and 1024, d = 64, intermediates: false
+//   the smaller ones        selfAttention, multiHeadAttention, kernelRegression over a range,
+//                           dotProductSamples and their histogram (the page's widgets)
 //   training                a step of the trainer (its defaults) and of the language model
 //                           (2 layers, 4 heads, dModel 64, context 32, batch 32, on the names)
 //   the modules             the bytes of attention.mjs, attention-training.mjs, attention-encoder.mjs
@@ -54,6 +56,11 @@ const FIGURES = {
   }),
   'attention, n = 256, d = 64 (ms)': (b) => repeat(10, () => b.att.attention({ query: big[256][0], key: big[256][1], value: big[256][2], intermediates: false })),
   'attention, n = 1024, d = 64 (ms)': (b) => repeat(2, () => b.att.attention({ query: big[1024][0], key: big[1024][1], value: big[1024][2], intermediates: false })),
+  // the page's smaller computations (mechanism/ and measures/ beside attention())
+  'selfAttention, n = 256, d = 64 (ms)': (b) => repeat(5, () => b.att.selfAttention({ input: big[256][0], seed: 1 })),
+  'multiHeadAttention, n = 256, 4 heads (ms)': (b) => repeat(5, () => b.att.multiHeadAttention({ input: big[256][0], heads: 4 })),
+  'kernelRegression, 400 queries (us)': (b) => 1000 * repeat(50, () => b.att.kernelRegression({ keys: k16.data, values: v16.data, range: { from: -1, to: 1, count: 400 }, sigma: 0.3 })),
+  'dotProductSamples + histogram, 10,000 (ms)': (b) => repeat(5, () => b.att.histogram({ values: b.att.dotProductSamples({ d: 64, count: 10000, seed: 1 }).dots, from: -40, to: 40, bins: 40 })),
   'trainer step (ms)': (b) => repeat(5, () => b.trainer.step(1)),
   'language model step (ms)': (b) => repeat(2, () => b.lm.step(1)),
 };

@@ -120,14 +120,16 @@ struct Kernel {
                          b.o + c * kRows, rescale ? alphas : nullptr);
     }
 
-    // output = o / l (0 for a query that saw no key); weights = e^(score - m) / l;
-    // log sum exp = m + log l
-    void finish(const Block& b, Eigen::Ref<Mat>& output, float* log_sum_exp) const {
+    // output = o / l (0 for a query that saw no key); weights = e^(score - m) / l
+    void finish(const Block& b, Eigen::Ref<Mat>& output, const RowStats* stats) const {
         const Index dv = V.cols();
         for (Index r = 0; r < kRows && b.i0 + r < Q.rows(); ++r) {
             const float l = simd::lane(b.l, int(r)), m = simd::lane(b.m, int(r));
             const float inv = l > 0 ? 1 / l : 0;
-            if (log_sum_exp) log_sum_exp[b.i0 + r] = l > 0 ? float(double(m) + std::log(double(l))) : kNegInf;
+            if (stats) {
+                stats->max[b.i0 + r] = m;
+                stats->sum[b.i0 + r] = l;
+            }
             float* out = &output(b.i0 + r, 0);
             const float* acc = b.o + r * kPanel;  // column c at acc[(c / 8) * 32 + c % 8]
             Index c = 0;
@@ -170,13 +172,16 @@ struct Kernel {
 const char* kernel_simd() { return simd::kName; }
 
 void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& o,
-                           Eigen::Ref<Mat> output, Mat* weights, float* log_sum_exp) {
+                           Eigen::Ref<Mat> output, Mat* weights, const RowStats* stats) {
     const Index nq = Q.rows(), d = Q.cols(), dv = V.cols();
     if (weights) weights->setZero(nq, K.rows());  // no allocation when it has this shape already
     const Index keys = o.valid_length ? *o.valid_length : K.rows();
     if (keys == 0) {  // every key is padding: no query sees any
         output.setZero();
-        if (log_sum_exp) std::fill_n(log_sum_exp, nq, kNegInf);
+        if (stats) {
+            std::fill_n(stats->max, nq, kNegInf);
+            std::fill_n(stats->sum, nq, 0.0f);
+        }
         return;
     }
     // the narrowness bound is on exponents of 2: e^(s * scale) = 2^(s * scale * log2 e)
@@ -210,7 +215,7 @@ void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
                 if (j0 < block_keys && k.needed(group[b], j0))
                     k.tile(group[b], j0, std::min(j0 + kTile, block_keys));
             }
-        for (Index b = 0; b < n_blocks; ++b) k.finish(group[b], output, log_sum_exp);
+        for (Index b = 0; b < n_blocks; ++b) k.finish(group[b], output, stats);
     }
 }
 

@@ -45,14 +45,18 @@ KernelResult attention_kernel(const MatRef& Q, const MatRef& K, const MatRef& V,
 
 // The same, written into output (n_q, d_v), which may be a block of a larger
 // matrix, and, when weights is given, into *weights, resized to (n_q, n_k).
-// When log_sum_exp is given (n_q floats), each row's log of its softmax
-// denominator, log sum_j e^(scaled score), from the running maximum and sum
-// (-inf for a row that sees no key): with it, weights_from_log_sum_exp()
+// When stats is given, each row's running maximum m and sum l at the end
+// (both n_q floats): log l + m is the log of the row's softmax denominator
+// (l = 0 for a row that sees no key), from which weights_from_log_sum_exp()
 // (mechanism/flash.hpp) gives any row of weights back without the matrix.
 // The kernel's buffers are kept per thread: a call allocates nothing after the
 // first of its size (and weights nothing when it has that shape already).
+struct RowStats {
+    float* max;  // (n_q) m
+    float* sum;  // (n_q) l = sum_j e^(s_j - m)
+};
 void attention_kernel_into(const MatRef& Q, const MatRef& K, const MatRef& V, const KernelOptions& options,
-                           Eigen::Ref<Mat> output, Mat* weights = nullptr, float* log_sum_exp = nullptr);
+                           Eigen::Ref<Mat> output, Mat* weights = nullptr, const RowStats* stats = nullptr);
 
 // "wasm-simd128", "sse2" or "scalar": the vector code compiled in.
 const char* kernel_simd();

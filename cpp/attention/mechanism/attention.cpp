@@ -101,6 +101,13 @@ static KernelOptions kernel_options(const AttentionOptions& o, Scalar scale) {
     return k;
 }
 
+// m + log l per row, -inf where l = 0 (a row that sees no key)
+static Vec log_sum_exp_of(const Vec& m, const Vec& l) {
+    Vec out(m.size());
+    for (Index i = 0; i < m.size(); ++i) out(i) = l(i) > 0 ? m(i) + std::log(l(i)) : -kInf;
+    return out;
+}
+
 void attention_output_into(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,
                            Eigen::Ref<Mat> out, Vec* log_sum_exp) {
     if (out.rows() != Q.rows() || out.cols() != V.cols())
@@ -108,15 +115,20 @@ void attention_output_into(const MatRef& Q, const MatRef& K, const MatRef& V, co
     if (!kernel_applies(o)) {
         const AttentionResult r = attention(Q, K, V, o);
         out = r.output;
-        if (log_sum_exp)  // m + log l, from the softmax's own shift and sum
-            *log_sum_exp = (r.row_sums.array() > 0).select(r.row_max.array() + r.row_sums.array().log(), -kInf);
+        if (log_sum_exp) *log_sum_exp = log_sum_exp_of(r.row_max, r.row_sums);  // the softmax's own shift and sum
         return;
     }
     Scalar scale;
     prepare_attention(Q, K, V, o, scale, /*whole_map=*/false);
-    if (log_sum_exp) log_sum_exp->resize(Q.rows());
-    attention_kernel_into(Q, K, V, kernel_options(o, scale), out, nullptr, log_sum_exp ? log_sum_exp->data() : nullptr);
+    Vec row_max, row_sum;
+    if (log_sum_exp) {
+        row_max.resize(Q.rows());
+        row_sum.resize(Q.rows());
+    }
+    const RowStats stats{row_max.data(), row_sum.data()};
+    attention_kernel_into(Q, K, V, kernel_options(o, scale), out, nullptr, log_sum_exp ? &stats : nullptr);
     require_finite_result(out, "output = weights V");
+    if (log_sum_exp) *log_sum_exp = log_sum_exp_of(row_max, row_sum);  // the kernel's running maximum and sum
 }
 
 Mat attention_output(const MatRef& Q, const MatRef& K, const MatRef& V, const AttentionOptions& o,

@@ -15,50 +15,67 @@ bool allowed(const AttentionOptions& o, Index i, Index j) {
     return (o.mask.size() == 0 || o.mask(i, j)) && visible(o, i, j);
 }
 
-// The scaled score of query i and key j (+ bias), in float as attention() forms it.
+// The scaled score of query i and key j (+ bias): the dot product summed in
+// float, in order (plain loops over the rows: the file is compiled for size)
 Scalar logit(const MatRef& Q, const MatRef& K, const AttentionOptions& o, Scalar scale, Index i, Index j) {
-    const Scalar s = Q.row(i).dot(K.row(j)) * scale;
-    return o.bias.size() ? s + o.bias(i, j) : s;
+    const Scalar* q = Q.data() + i * Q.outerStride();
+    const Scalar* k = K.data() + j * K.outerStride();
+    Scalar dot = 0;
+    for (Index c = 0; c < Q.cols(); ++c) dot += q[c] * k[c];
+    return o.bias.size() ? dot * scale + o.bias(i, j) : dot * scale;
 }
 
 // The running state of the rows of one block of queries. The sum and the
 // output are kept in double: unnormalised, o can pass float32's range where
 // o / l does not (values near its maximum), as the kernel's shrunk columns avoid.
 struct Rows {
-    Vec m;              // (rows) running maximum
-    Eigen::VectorXd l;  // (rows) running sum
-    Eigen::MatrixXd o;  // (rows, d_v) unnormalised output
+    Index n, dv;
+    std::vector<Scalar> m;  // (n) running maximum
+    std::vector<double> l;  // (n) running sum
+    std::vector<double> o;  // (n, d_v) unnormalised output, row-major
 };
 
-// One tile: its scores, then the online softmax's update of the rows' state.
-//   S: (rows, cols) scores, -inf where hidden
+// a vector of doubles as floats
+template <class Out>
+Out floats(const std::vector<double>& x, Index rows, Index cols) {
+    Out out(rows, cols);
+    for (Index i = 0; i < rows * cols; ++i) out.data()[i] = Scalar(x[size_t(i)]);
+    return out;
+}
+
+// One tile: the online softmax's update of the rows' state by its scores.
+//   S: (rows, cols) scores, -inf where hidden   V: the values, from row col0
 void update(Rows& r, const Mat& S, const MatRef& V, Index col0, FlashTile* trace) {
     if (trace) {
         trace->scores = S;
-        trace->max_before = r.m;
-        trace->sum_before = r.l.cast<Scalar>();
+        trace->max_before = Eigen::Map<const Vec>(r.m.data(), r.n);
+        trace->sum_before = floats<Vec>(r.l, r.n, 1);
     }
-    Eigen::VectorXd alpha(S.rows());
-    for (Index i = 0; i < S.rows(); ++i) {
-        const Scalar m_new = std::max(r.m(i), S.row(i).maxCoeff());
+    std::vector<double> alpha(size_t(r.n));
+    for (Index i = 0; i < r.n; ++i) {
+        Scalar m_new = r.m[size_t(i)];
+        for (Index j = 0; j < S.cols(); ++j) m_new = std::max(m_new, S(i, j));
         // a row that has seen no key yet (m = -inf) has l = 0 and o = 0: nothing to rescale
-        alpha(i) = r.m(i) == kNegInf ? 1.0 : std::exp(double(r.m(i)) - m_new);
+        const double a = r.m[size_t(i)] == kNegInf ? 1.0 : double(std::exp(r.m[size_t(i)] - m_new));
+        double* o = r.o.data() + i * r.dv;
+        for (Index c = 0; c < r.dv; ++c) o[c] *= a;
         double sum = 0;
-        r.o.row(i) *= alpha(i);
         for (Index j = 0; j < S.cols(); ++j) {
             if (S(i, j) == kNegInf) continue;
-            const double p = std::exp(double(S(i, j)) - m_new);
+            const double p = double(std::exp(S(i, j) - m_new));
             sum += p;
-            r.o.row(i) += p * V.row(col0 + j).cast<double>();
+            const Scalar* v = V.data() + (col0 + j) * V.outerStride();
+            for (Index c = 0; c < r.dv; ++c) o[c] += p * v[c];
         }
-        r.l(i) = alpha(i) * r.l(i) + sum;
-        r.m(i) = m_new;
+        r.l[size_t(i)] = a * r.l[size_t(i)] + sum;
+        r.m[size_t(i)] = m_new;
+        alpha[size_t(i)] = a;
     }
     if (trace) {
-        trace->max_after = r.m;
-        trace->rescale = alpha.cast<Scalar>();
-        trace->sum_after = r.l.cast<Scalar>();
-        trace->output_after = r.o.cast<Scalar>();
+        trace->max_after = Eigen::Map<const Vec>(r.m.data(), r.n);
+        trace->rescale = floats<Vec>(alpha, r.n, 1);
+        trace->sum_after = floats<Vec>(r.l, r.n, 1);
+        trace->output_after = floats<Mat>(r.o, r.n, r.dv);
     }
 }
 
@@ -87,7 +104,8 @@ FlashResult flash_attention(const MatRef& Q, const MatRef& K, const MatRef& V, c
     r.log_sum_exp = Vec::Constant(nq, kNegInf);
     for (Index row0 = 0; row0 < nq; row0 += f.block_rows) {
         const Index rows = std::min(f.block_rows, nq - row0);
-        Rows state{Vec::Constant(rows, kNegInf), Eigen::VectorXd::Zero(rows), Eigen::MatrixXd::Zero(rows, dv)};
+        Rows state{rows, dv, std::vector<Scalar>(size_t(rows), kNegInf), std::vector<double>(size_t(rows), 0.0),
+                   std::vector<double>(size_t(rows * dv), 0.0)};
         for (Index col0 = 0; col0 < nk; col0 += f.block_cols) {
             const Index cols = std::min(f.block_cols, nk - col0);
             Mat S(rows, cols);  // the one tile of scores held at a time
@@ -113,9 +131,10 @@ FlashResult flash_attention(const MatRef& Q, const MatRef& K, const MatRef& V, c
             update(state, S, V, col0, trace);
         }
         for (Index i = 0; i < rows; ++i) {
-            if (state.l(i) == 0) continue;  // no key seen: output 0, log-sum-exp -inf
-            r.output.row(row0 + i) = (state.o.row(i) / state.l(i)).cast<Scalar>();
-            r.log_sum_exp(row0 + i) = Scalar(double(state.m(i)) + std::log(state.l(i)));
+            const double l = state.l[size_t(i)];
+            if (l == 0) continue;  // no key seen: output 0, log-sum-exp -inf
+            for (Index c = 0; c < dv; ++c) r.output(row0 + i, c) = Scalar(state.o[size_t(i * dv + c)] / l);
+            r.log_sum_exp(row0 + i) = state.m[size_t(i)] + std::log(Scalar(l));
         }
     }
     require_finite_result(r.output, "output = weights V");
@@ -153,7 +172,7 @@ Mat weights_from_log_sum_exp(const MatRef& Q, const MatRef& K, const VecRef& lse
         const Index i = rows[r];
         if (lse(i) == kNegInf) continue;
         for (Index j = 0; j < K.rows(); ++j)
-            if (allowed(o, i, j)) W(Index(r), j) = Scalar(std::exp(double(logit(Q, K, o, scale, i, j)) - double(lse(i))));
+            if (allowed(o, i, j)) W(Index(r), j) = std::exp(logit(Q, K, o, scale, i, j) - lse(i));
     }
     return W;
 }

@@ -50,15 +50,19 @@ void check_against_reference(Index nq, Index nk, Index d, Index dv, const Attent
     check_rows_sum_to_one_or_zero(with.weights);
     CHECK(max_rel_error(attention_output(Q, K, V, o), ref.output) < tolerance);
     // each row's log-sum-exp: the reference's shift and sum, m + log l
-    Vec lse(nq);
+    Vec m(nq), l(nq), lse;
     Mat out(nq, dv);
-    attention_kernel_into(Q, K, V, kernel_options(o, d), out, nullptr, lse.data());
+    const RowStats stats{m.data(), l.data()};
+    attention_kernel_into(Q, K, V, kernel_options(o, d), out, nullptr, &stats);
     CHECK((out.array() == plain.output.array()).all());
+    attention_output(Q, K, V, o, &lse);
     for (Index i = 0; i < nq; ++i) {
         CAPTURE(i);
         if (ref.row_sums(i) == 0) {
+            CHECK(l(i) == 0);
             CHECK(lse(i) == -std::numeric_limits<Scalar>::infinity());
         } else {
+            CHECK(std::abs(double(m(i)) + std::log(double(l(i))) - lse(i)) <= 1e-6 * (1 + std::abs(lse(i))));
             const double want = double(ref.row_max(i)) + std::log(double(ref.row_sums(i)));
             CHECK(std::abs(lse(i) - want) <= tolerance * (1 + std::abs(want)));
         }
