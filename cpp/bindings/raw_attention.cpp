@@ -64,18 +64,22 @@ val raw_multi_head_attention(val o) {
         MultiHeadParams given;
         given.W = to_projections(o["projections"]);
         if (has(o, "projections") && has(o["projections"], "Wo")) given.Wo = to_mat(o["projections"]["Wo"]);
-        const MultiHeadParams p =
-            multi_head_params_complete(given, X.cols(), M.cols(), o["dModel"].as<int>(), to_seed(o["seed"]));
+        const int heads = o["heads"].as<int>(), kv_heads = o["kvHeads"].as<int>();
+        const MultiHeadParams p = multi_head_params_complete(given, X.cols(), M.cols(), o["dModel"].as<int>(), heads,
+                                                             kv_heads, to_seed(o["seed"]));
         const MultiHeadResult r =
-            multi_head_attention(X, M, o["heads"].as<int>(), p, to_attention_options(o, X.rows(), M.rows()));
+            multi_head_attention(X, M, heads, kv_heads, p, to_attention_options(o, X.rows(), M.rows()));
         val out = val::object();
         out.set("Q", from_mat(r.Q));
         out.set("K", from_mat(r.K));
         out.set("V", from_mat(r.V));
         val list = val::array();
-        for (const AttentionResult& head : r.heads) {
+        for (size_t i = 0; i < r.heads.size(); ++i) {
             val h = val::object();
-            set_attention(h, head);
+            set_attention(h, r.heads[i]);
+            h.set("kvHead", int(r.kv_head[i]));
+            h.set("key", from_mat(r.keys[i]));
+            h.set("value", from_mat(r.values[i]));
             list.call<void>("push", h);
         }
         out.set("perHead", list);

@@ -231,6 +231,12 @@ export interface MultiHeadOptions extends MaskOptions {
   memory?: MatrixLike;
   /** number of heads, dividing dModel */
   heads: number;
+  /**
+   * key/value heads, dividing heads (default: heads, standard multi-head attention): query head h
+   * reads key/value head floor(h kvHeads / heads); 1 < kvHeads < heads is grouped-query attention
+   * (GQA), 1 multi-query attention (MQA). Wk and Wv are then (d_memory, kvHeads dModel / heads).
+   */
+  kvHeads?: number;
   /** width of the projections (default d_in) */
   dModel?: number;
   /** seed for the projections not given (default 1) */
@@ -240,13 +246,24 @@ export interface MultiHeadOptions extends MaskOptions {
   projections?: Projections & { Wo?: MatrixLike };
 }
 
+/** One head of multiHeadAttention: its chain, and the keys and values it read. */
+export interface HeadSteps extends AttentionSteps {
+  /** the key/value head it read: floor(h kvHeads / heads); the heads of a group share it */
+  kvHead: number;
+  /** (n_memory, dModel / heads): the columns of K of its key/value head */
+  key: Matrix;
+  /** (n_memory, dModel / heads): the columns of V of its key/value head */
+  value: Matrix;
+}
+
 export interface MultiHeadResult {
   /** (n, dModel); head h uses columns [h*dModel/heads, (h+1)*dModel/heads) */
   Q: Matrix;
+  /** (n_memory, kvHeads dModel / heads); key/value head g has columns [g*dModel/heads, (g+1)*dModel/heads) */
   K: Matrix;
   V: Matrix;
   /** one chain per head, in order (options.heads says how many) */
-  perHead: AttentionSteps[];
+  perHead: HeadSteps[];
   /** (n, dModel) head outputs side by side */
   concat: Matrix;
   /** (n, dModel) concat * Wo */
