@@ -190,7 +190,35 @@ val raw_cost_model(val o) {
 }
 
 val raw_generation_cost(val o) {
-    return guarded([&] { return val(generation_cost(o["n"].as<int>(), o["d"].as<int>())); });
+    return guarded([&] {
+        GenerationOptions g;  // the core's defaults, under the options given
+        if (has(o, "heads")) g.heads = o["heads"].as<int>();
+        if (has(o, "kvHeads")) g.kv_heads = o["kvHeads"].as<int>();
+        if (has(o, "window")) g.window = o["window"].as<int>();
+        return val(generation_cost(o["n"].as<int>(), o["d"].as<int>(), g));
+    });
+}
+
+val raw_kv_cache_bytes(val o) {
+    return guarded([&] {
+        const int layers = o["layers"].as<int>(), kv_heads = o["kvHeads"].as<int>(), head_dim = o["headDim"].as<int>(),
+                  tokens = o["tokens"].as<int>();
+        if (!has(o, "bytesPerNumber")) return val(kv_cache_bytes(layers, kv_heads, head_dim, tokens));  // the core's default
+        return val(kv_cache_bytes(layers, kv_heads, head_dim, tokens, o["bytesPerNumber"].as<int>()));
+    });
+}
+
+val raw_rotary(val o) {
+    return guarded([&] {
+        RotaryOptions r;  // the core's defaults, under the options given
+        if (has(o, "base")) r.base = o["base"].as<double>();
+        if (has(o, "offset")) r.offset = o["offset"].as<int>();
+        return from_mat(rotary(to_mat(o["matrix"]), r));
+    });
+}
+
+val raw_alibi_slopes(val o) {
+    return guarded([&] { return from_vec(alibi_slopes(o["heads"].as<int>())); });
 }
 
 val raw_entropy(val o) {
