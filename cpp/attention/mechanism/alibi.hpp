@@ -13,10 +13,12 @@
 
 #include "attention/types.hpp"
 
+#include <vector>
+
 namespace attn {
 
 // The slopes of the power of two p: 2^(-8 (k + 1) / p), k = 0 .. p - 1, in double.   -> (p)
-Eigen::VectorXd alibi_power_slopes(Index p);
+std::vector<double> alibi_power_slopes(Index p);
 
 //   heads >= 1  ->  (heads): m_0 > m_1 > ... for a power of two; the
 //   interleaved sequence above otherwise

@@ -17,16 +17,13 @@ void require_heads(Index d_model, Index heads, Index kv_heads) {
 }
 
 // "projections.Wk must have shape (5, 2) (columns: 1 key/value head of width 2), got (5, 8)"
-static void require_head_projection(const Mat& W, Index rows, Index cols, const std::string& why, const char* name) {
-    require(W.rows() == rows && W.cols() == cols,
-            std::string("projections.") + name + " must have shape " + shape(rows, cols) + " (" + why + "), got " +
-                shape(W));
+static void require_head_projection(const Mat& W, Index rows, Index heads, Index d_h, const char* name) {
+    const bool q = name[1] == 'q';
+    require(W.rows() == rows && W.cols() == heads * d_h,
+            std::string("projections.") + name + " must have shape " + shape(rows, heads * d_h) + " (columns: " +
+                std::to_string(heads) + (q ? " head" : " key/value head") + (heads == 1 ? "" : "s") + " of width " +
+                std::to_string(d_h) + "), got " + shape(W));
     require_finite(W, std::string("projections.") + name);
-}
-
-// "1 key/value head of width 2" / "4 heads of width 2"
-static std::string heads_of_width(Index count, const char* kind, Index width) {
-    return std::to_string(count) + " " + kind + (count == 1 ? "" : "s") + " of width " + std::to_string(width);
 }
 
 MultiHeadParams multi_head_params_complete(MultiHeadParams p, Index d_in_q, Index d_in_kv, Index d_model,
@@ -38,10 +35,10 @@ MultiHeadParams multi_head_params_complete(MultiHeadParams p, Index d_in_q, Inde
     if (p.W.Wk.size() == 0) p.W.Wk = init_xavier(d_in_kv, d_kv, seed, stream::Wk);
     if (p.W.Wv.size() == 0) p.W.Wv = init_xavier(d_in_kv, d_kv, seed, stream::Wv);
     if (p.Wo.size() == 0) p.Wo = init_xavier(d_model, d_model, seed, stream::Wo);
-    const std::string kv = "columns: " + heads_of_width(kv_heads, "key/value head", d_h);
-    require_head_projection(p.W.Wq, d_in_q, d_model, "columns: " + heads_of_width(heads, "head", d_h), "Wq");
-    require_head_projection(p.W.Wk, d_in_kv, d_kv, kv, "Wk");
-    require_head_projection(p.W.Wv, d_in_kv, d_kv, kv, "Wv");
+    const Mat* given[] = {&p.W.Wq, &p.W.Wk, &p.W.Wv};
+    for (int i = 0; i < 3; ++i)  // one call for the three: each message built once in the module
+        require_head_projection(*given[i], i == 0 ? d_in_q : d_in_kv, i == 0 ? heads : kv_heads, d_h,
+                                i == 0 ? "Wq" : i == 1 ? "Wk" : "Wv");
     require(p.Wo.rows() == d_model && p.Wo.cols() == d_model,
             "projections.Wo must have shape " + shape(d_model, d_model) + ", got " + shape(p.Wo));
     require_finite(p.Wo, "projections.Wo");
@@ -80,16 +77,19 @@ MultiHeadResult multi_head_attention(const MatRef& X, const MatRef& M, Index hea
     r.params = p;
     project_heads(X, M, p.W, d_model, kv_heads * d_h, r);
     r.concat = Mat(X.rows(), d_model);
+    r.kv_head.resize(size_t(heads));
+    r.keys.resize(size_t(heads));
+    r.values.resize(size_t(heads));
     AttentionOptions head_options = options;
     if (!head_options.scale) head_options.scale = Scalar(1) / std::sqrt(Scalar(d_h));
     for (Index h = 0; h < heads; ++h) {
         // query head h: its own slice of Q; the slices of K and V of its group
         const Index g = h * kv_heads / heads;
-        r.kv_head.push_back(g);
+        r.kv_head[size_t(h)] = g;
         r.heads.push_back(attention(r.Q.middleCols(h * d_h, d_h), r.K.middleCols(g * d_h, d_h),
                                     r.V.middleCols(g * d_h, d_h), head_options));
-        r.keys.push_back(r.K.middleCols(g * d_h, d_h));
-        r.values.push_back(r.V.middleCols(g * d_h, d_h));
+        r.keys[size_t(h)] = r.K.middleCols(g * d_h, d_h);
+        r.values[size_t(h)] = r.V.middleCols(g * d_h, d_h);
         r.concat.middleCols(h * d_h, d_h) = r.heads.back().output;
     }
     r.output = r.concat * p.Wo;

@@ -33,28 +33,24 @@ Mat rotary_angles(Index n, Index d, const RotaryOptions& o) {
 }
 
 // The frequencies once, and each angle's cosine and sine in double (an angle
-// of 10^5 radians keeps its float32 turn exact), then one row at a time: the
-// even and the odd columns as two strided views, turned with array arithmetic.
+// of 10^5 radians keeps its float32 turn exact), once per row and pair; the
+// turn itself in float32.
 Mat rotary(const MatRef& X, const RotaryOptions& o) {
     require_nonempty(X, "matrix");
     require_rotary(X.rows(), X.cols(), o);
     require_finite(X, "matrix");
     const Index n = X.rows(), half = X.cols() / 2;
     const std::vector<double> f = rotary_frequencies(X.cols(), o.base);
-    using Strided = Eigen::Map<const Eigen::Array<Scalar, 1, Eigen::Dynamic>, 0, Eigen::InnerStride<2>>;
-    using StridedOut = Eigen::Map<Eigen::Array<Scalar, 1, Eigen::Dynamic>, 0, Eigen::InnerStride<2>>;
-    Mat Y(n, X.cols());                                     // (n, d)
-    Eigen::Array<Scalar, 1, Eigen::Dynamic> c(half), s(half);  // (d/2) cos and sin of this row's angles
+    Mat Y(n, X.cols());  // (n, d)
     for (Index r = 0; r < n; ++r) {
+        const Scalar* x = X.data() + r * X.outerStride();
+        Scalar* y = Y.data() + r * Y.cols();
         for (Index i = 0; i < half; ++i) {
             const double theta = double(r + o.offset) * f[size_t(i)];
-            c(i) = Scalar(std::cos(theta));
-            s(i) = Scalar(std::sin(theta));
+            const Scalar c = Scalar(std::cos(theta)), s = Scalar(std::sin(theta));
+            y[2 * i] = x[2 * i] * c - x[2 * i + 1] * s;
+            y[2 * i + 1] = x[2 * i] * s + x[2 * i + 1] * c;
         }
-        const Scalar* row = X.data() + r * X.outerStride();
-        const Strided even(row, half), odd(row + 1, half);
-        StridedOut(&Y(r, 0), half) = even * c - odd * s;
-        StridedOut(&Y(r, 1), half) = even * s + odd * c;
     }
     return Y;
 }
