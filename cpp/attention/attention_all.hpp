@@ -7,6 +7,7 @@
 #include "attention/types.hpp"
 
 // mechanism/: attention as the articles build it
+#include "attention/mechanism/alibi.hpp"
 #include "attention/mechanism/attention.hpp"
 #include "attention/mechanism/conditional.hpp"
 #include "attention/mechanism/flash.hpp"
@@ -14,6 +15,7 @@
 #include "attention/mechanism/masks.hpp"
 #include "attention/mechanism/multi_head.hpp"
 #include "attention/mechanism/positional.hpp"
+#include "attention/mechanism/rotary.hpp"
 #include "attention/mechanism/scores.hpp"
 #include "attention/mechanism/self_attention.hpp"
 #include "attention/mechanism/softmax.hpp"

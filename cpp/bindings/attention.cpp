@@ -24,7 +24,10 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("tokenUncached", &attn::GenerationCost::token_uncached)
         .field("totalCached", &attn::GenerationCost::total_cached)
         .field("totalUncached", &attn::GenerationCost::total_uncached)
-        .field("cacheNumbers", &attn::GenerationCost::cache_numbers);
+        .field("cacheNumbers", &attn::GenerationCost::cache_numbers)
+        .field("cacheTokens", &attn::GenerationCost::cache_tokens)
+        .field("cacheWidth", &attn::GenerationCost::cache_width)
+        .field("cacheShare", &attn::GenerationCost::cache_share);
     value_object<attn::LayerCost>("LayerCost")
         .field("layer", &attn::LayerCost::layer)
         .field("complexity", &attn::LayerCost::complexity)
@@ -63,6 +66,9 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_dot_and_kernel", &raw_dot_and_kernel);
     function("raw_cost_model", &raw_cost_model);
     function("raw_generation_cost", &raw_generation_cost);
+    function("raw_kv_cache_bytes", &raw_kv_cache_bytes);
+    function("raw_rotary", &raw_rotary);
+    function("raw_alibi_slopes", &raw_alibi_slopes);
     function("raw_entropy", &raw_entropy);
     function("raw_max_entropy", &raw_max_entropy);
     function("raw_sigmoid", &raw_sigmoid);

@@ -68,18 +68,22 @@ val raw_multi_head_attention(val o) {
         MultiHeadParams given;
         given.W = to_projections(o["projections"]);
         if (has(o, "projections") && has(o["projections"], "Wo")) given.Wo = to_mat(o["projections"]["Wo"]);
-        const MultiHeadParams p =
-            multi_head_params_complete(given, X.cols(), M.cols(), o["dModel"].as<int>(), to_seed(o["seed"]));
+        const int heads = o["heads"].as<int>(), kv_heads = o["kvHeads"].as<int>();
+        const MultiHeadParams p = multi_head_params_complete(given, X.cols(), M.cols(), o["dModel"].as<int>(), heads,
+                                                             kv_heads, to_seed(o["seed"]));
         const MultiHeadResult r =
-            multi_head_attention(X, M, o["heads"].as<int>(), p, to_attention_options(o, X.rows(), M.rows()));
+            multi_head_attention(X, M, heads, kv_heads, p, to_attention_options(o, X.rows(), M.rows()));
         val out = val::object();
         out.set("Q", from_mat(r.Q));
         out.set("K", from_mat(r.K));
         out.set("V", from_mat(r.V));
         val list = val::array();
-        for (const AttentionResult& head : r.heads) {
+        for (size_t i = 0; i < r.heads.size(); ++i) {
             val h = val::object();
-            set_attention(h, head);
+            set_attention(h, r.heads[i]);
+            h.set("kvHead", int(r.kv_head[i]));
+            h.set("key", from_mat(r.keys[i]));
+            h.set("value", from_mat(r.values[i]));
             list.call<void>("push", h);
         }
         out.set("perHead", list);
@@ -190,7 +194,35 @@ val raw_cost_model(val o) {
 }
 
 val raw_generation_cost(val o) {
-    return guarded([&] { return val(generation_cost(o["n"].as<int>(), o["d"].as<int>())); });
+    return guarded([&] {
+        GenerationOptions g;  // the core's defaults, under the options given
+        if (has(o, "heads")) g.heads = o["heads"].as<int>();
+        if (has(o, "kvHeads")) g.kv_heads = o["kvHeads"].as<int>();
+        if (has(o, "window")) g.window = o["window"].as<int>();
+        return val(generation_cost(o["n"].as<int>(), o["d"].as<int>(), g));
+    });
+}
+
+val raw_kv_cache_bytes(val o) {
+    return guarded([&] {
+        const int layers = o["layers"].as<int>(), kv_heads = o["kvHeads"].as<int>(), head_dim = o["headDim"].as<int>(),
+                  tokens = o["tokens"].as<int>();
+        if (!has(o, "bytesPerNumber")) return val(kv_cache_bytes(layers, kv_heads, head_dim, tokens));  // the core's default
+        return val(kv_cache_bytes(layers, kv_heads, head_dim, tokens, o["bytesPerNumber"].as<int>()));
+    });
+}
+
+val raw_rotary(val o) {
+    return guarded([&] {
+        RotaryOptions r;  // the core's defaults, under the options given
+        if (has(o, "base")) r.base = o["base"].as<double>();
+        if (has(o, "offset")) r.offset = o["offset"].as<int>();
+        return from_mat(rotary(to_mat(o["matrix"]), r));
+    });
+}
+
+val raw_alibi_slopes(val o) {
+    return guarded([&] { return from_vec(alibi_slopes(o["heads"].as<int>())); });
 }
 
 val raw_entropy(val o) {

@@ -36,7 +36,7 @@ export const schemas = {
   selfAttention: projected,
   crossAttention: { memory: 'matrix!', ...projected },
   multiHeadAttention: {
-    input: 'matrix!', memory: 'matrix', heads: 'int!', dModel: 'int', seed: ['seed', 1],
+    input: 'matrix!', memory: 'matrix', heads: 'int!', kvHeads: 'int', dModel: 'int', seed: ['seed', 1],
     projections: { Wo: 'matrix', ...projections }, scale: 'number', ...masking,
   },
   conditionalAttention: {
@@ -106,6 +106,7 @@ export const FUNCTIONS = {
   multiHeadAttention: ({ call }) => function multiHeadAttention(options) {
     const o = check('multiHeadAttention', 'options', options, schemas.multiHeadAttention);
     if (o.dModel === undefined) o.dModel = o.input.cols;
+    if (o.kvHeads === undefined) o.kvHeads = o.heads;  // standard multi-head attention: one key/value head per head
     return call('multiHeadAttention', 'raw_multi_head_attention', o);
   },
   conditionalAttention: ({ call }) => function conditionalAttention(options) {

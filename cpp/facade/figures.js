@@ -11,7 +11,9 @@ export const schemas = {
   selfMapStats: { scores: 'matrix!', weights: 'matrix!' },
   dotAndKernel: { query: 'vector!', keys: 'matrix!', equalLength: ['boolean', false] },
   costModel: { n: 'int!', d: 'int!', k: ['int', 3] },
-  generationCost: { n: 'int!', d: 'int!' },
+  generationCost: { n: 'int!', d: 'int!', heads: 'int', kvHeads: 'int', window: 'int' },
+  kvCacheBytes: { layers: 'int!', kvHeads: 'int!', headDim: 'int!', tokens: 'int!', bytesPerNumber: 'int' },
+  rotary: { base: 'number', offset: 'int' },
   embedTokens: { tokens: 'strings!', d: 'int!', seed: ['seed', 1] },
   dotProductSamples: { d: 'int!', count: ['int', 2000], seed: ['seed', 1] },
   histogram: { values: 'vector!', bins: 'int!', from: 'number!', to: 'number!' },
@@ -57,6 +59,16 @@ export const FUNCTIONS = {
   dotAndKernel: withOptions('dotAndKernel', 'raw_dot_and_kernel'),
   costModel: withOptions('costModel', 'raw_cost_model'),
   generationCost: withOptions('generationCost', 'raw_generation_cost'),
+  kvCacheBytes: withOptions('kvCacheBytes', 'raw_kv_cache_bytes'),
+  // RoPE: each row's pairs of columns turned by its position (rotary.hpp)
+  rotary: ({ call }) => function rotary(matrix, options) {
+    const o = check('rotary', 'options', options, schemas.rotary);
+    o.matrix = kinds.matrix('rotary', 'matrix', matrix);
+    return call('rotary', 'raw_rotary', o);
+  },
+  alibiSlopes: ({ call }) => function alibiSlopes(heads) {
+    return call('alibiSlopes', 'raw_alibi_slopes', { heads: kinds.int('alibiSlopes', 'heads', heads) });
+  },
   entropy: ofMatrix('entropy', 'raw_entropy', 'weights'),
   sigmoid: ofMatrix('sigmoid', 'raw_sigmoid', 'x'),
   rowSums: ofMatrix('rowSums', 'raw_row_sums', 'm'),

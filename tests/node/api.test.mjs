@@ -178,8 +178,9 @@ test('cost model: the comparison table, quadratic in n', () => {
 
 test('generation cost: a row with the cache, every row of the causal map without, the sums over the text', () => {
   const g = att.generationCost({ n: 10, d: 64 });
-  // 2nd; n(n + 1)d (rows 1..n, 2id each); n(n + 1)d; n(n + 1)(n + 2)d/3; 2nd
-  assert.deepEqual(g, { tokenCached: 1280, tokenUncached: 7040, totalCached: 7040, totalUncached: 28160, cacheNumbers: 1280 });
+  // 2nd; n(n + 1)d (rows 1..n, 2id each); n(n + 1)d; n(n + 1)(n + 2)d/3; 2nd; and the cache: n tokens, d wide, all of it
+  assert.deepEqual(g, { tokenCached: 1280, tokenUncached: 7040, totalCached: 7040, totalUncached: 28160, cacheNumbers: 1280,
+                        cacheTokens: 10, cacheWidth: 64, cacheShare: 1 });
   // under the table's 2n²d, which counts the masked pairs too
   assert.ok(g.tokenUncached < att.costModel({ n: 10, d: 64 })[0].multiplyAdds);
   let cached = 0, uncached = 0;

@@ -319,6 +319,12 @@ export interface MultiHeadOptions extends MaskOptions {
   memory?: MatrixLike;
   /** number of heads, dividing dModel */
   heads: number;
+  /**
+   * key/value heads, dividing heads (default: heads, standard multi-head attention): query head h
+   * reads key/value head floor(h kvHeads / heads); 1 < kvHeads < heads is grouped-query attention
+   * (GQA), 1 multi-query attention (MQA). Wk and Wv are then (d_memory, kvHeads dModel / heads).
+   */
+  kvHeads?: number;
   /** width of the projections (default d_in) */
   dModel?: number;
   /** seed for the projections not given (default 1) */
@@ -328,13 +334,24 @@ export interface MultiHeadOptions extends MaskOptions {
   projections?: Projections & { Wo?: MatrixLike };
 }
 
+/** One head of multiHeadAttention: its chain, and the keys and values it read. */
+export interface HeadSteps extends AttentionSteps {
+  /** the key/value head it read: floor(h kvHeads / heads); the heads of a group share it */
+  kvHead: number;
+  /** (n_memory, dModel / heads): the columns of K of its key/value head */
+  key: Matrix;
+  /** (n_memory, dModel / heads): the columns of V of its key/value head */
+  value: Matrix;
+}
+
 export interface MultiHeadResult {
   /** (n, dModel); head h uses columns [h*dModel/heads, (h+1)*dModel/heads) */
   Q: Matrix;
+  /** (n_memory, kvHeads dModel / heads); key/value head g has columns [g*dModel/heads, (g+1)*dModel/heads) */
   K: Matrix;
   V: Matrix;
   /** one chain per head, in order (options.heads says how many) */
-  perHead: AttentionSteps[];
+  perHead: HeadSteps[];
   /** (n, dModel) head outputs side by side */
   concat: Matrix;
   /** (n, dModel) concat * Wo */
@@ -417,8 +434,51 @@ export interface GenerationCost {
   totalCached: number;
   /** all n tokens without it: n(n + 1)(n + 2)d / 3 */
   totalUncached: number;
-  /** the cache after n tokens: n keys and n values of width d, 2nd numbers */
+  /** the cache after n tokens: n keys and n values of width d, 2nd numbers
+   *  (with heads, kvHeads and window: 2 cacheTokens cacheWidth) */
   cacheNumbers: number;
+  /** the tokens the cache keeps: min(n, window) */
+  cacheTokens: number;
+  /** the numbers of one cached key (and again of its value): d kvHeads / heads */
+  cacheWidth: number;
+  /** cacheNumbers over 2nd, the cache of one key/value head per head and no window */
+  cacheShare: number;
+}
+
+/** Options of generationCost. */
+export interface GenerationCostOptions {
+  /** tokens written */
+  n: number;
+  /** the model's width */
+  d: number;
+  /** attention heads, dividing d (default 1) */
+  heads?: number;
+  /** key/value heads, dividing heads (default: heads); the cache keeps d kvHeads / heads numbers a key */
+  kvHeads?: number;
+  /** sliding window: a token meets at most its last window keys, and the cache keeps window tokens (default 0: none) */
+  window?: number;
+}
+
+/** Options of kvCacheBytes: one decoder's key-value cache. */
+export interface KvCacheOptions {
+  /** decoder layers, each with its own cache */
+  layers: number;
+  /** key/value heads of a layer (as many as its heads without GQA) */
+  kvHeads: number;
+  /** the width of one head */
+  headDim: number;
+  /** tokens kept */
+  tokens: number;
+  /** bytes of one number: 2 for float16 or bfloat16, 4 for float32, 1 for 8-bit (default 2) */
+  bytesPerNumber?: number;
+}
+
+/** Options of rotary. */
+export interface RotaryOptions {
+  /** above 1: pair i turns base^(-2i/d) radians a position (default 10000) */
+  base?: number;
+  /** an integer >= 0: the position of row 0, e.g. the tokens already in the cache (default 0) */
+  offset?: number;
 }
 
 export interface LayerCost {
@@ -585,7 +645,21 @@ export interface AttentionModule {
     k?: number;
   }): LayerCost[];
   /** A decoder writing n tokens one at a time, one self-attention layer (QKᵀ and AV, as costModel counts). */
-  generationCost(options: { n: number; d: number }): GenerationCost;
+  generationCost(options: GenerationCostOptions): GenerationCost;
+  /** 2 layers kvHeads headDim tokens bytesPerNumber: the bytes of a decoder's key-value cache (keys and values). */
+  kvCacheBytes(options: KvCacheOptions): number;
+  /**
+   * Rotary position embedding (RoPE): row r's pairs of columns (2i, 2i + 1) turned by
+   * (r + offset) base^(-2i/d) radians; the width must be even. q·k of two turned rows
+   * then depends on their positions' difference only, and every row keeps its length.
+   */
+  rotary(matrix: MatrixLike, options?: RotaryOptions): Matrix;
+  /**
+   * ALiBi's slope of each head (Press et al. 2022): 2^(-8(h+1)/heads) for a power of two
+   * (8 heads: 1/2 ... 1/256); otherwise those of the power of two p below, then every other
+   * slope of 2p. Head h adds -slope (i - j) to the score of query i and key j.
+   */
+  alibiSlopes(heads: number): Float32Array;
   /** Entropy -sum w log w (nats) of each row of weights. */
   entropy(weights: MatrixLike): Float32Array;
   /** log n (nats): the entropy of n even weights, the most a row of n weights can have (n >= 1). */

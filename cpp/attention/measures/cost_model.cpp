@@ -1,6 +1,8 @@
 #include "attention/measures/cost_model.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace attn {
 
@@ -38,10 +40,57 @@ DecodeAttentionCost decode_attention_cost(Index m, Index d) {
     return {2 * M * D, M * (M + 1) * D};
 }
 
-GenerationCost generation_cost(Index n, Index d) {
-    const DecodeAttentionCost last = decode_attention_cost(n, d);
+// sum over rows i = 1..m of 2 min(i, w) d: the rows of the causal map up to m, each meeting at most w keys
+static double window_rows(double M, double W, double D) {
+    if (M <= W) return M * (M + 1) * D;
+    return W * (W + 1) * D + 2 * (M - W) * W * D;
+}
+
+DecodeAttentionCost decode_attention_cost(Index m, Index d, Index window) {
+    require_sizes(m, d);
+    require_argument(window >= 0, "window", "window must be at least 0 (0: no window), got " + std::to_string(window));
+    if (window == 0 || window >= m) return decode_attention_cost(m, d);
+    const double M = double(m), W = double(window), D = double(d);
+    return {2 * W * D, window_rows(M, W, D)};
+}
+
+static void require_generation(Index d, const GenerationOptions& o) {
+    require_argument(o.heads >= 1 && d % o.heads == 0, "heads",
+                     "heads (" + std::to_string(o.heads) + ") must be at least 1 and divide d (" + std::to_string(d) + ")");
+    require_argument(o.kv_heads >= 0 && (o.kv_heads == 0 || o.heads % o.kv_heads == 0), "kv_heads",
+                     "kv_heads (" + std::to_string(o.kv_heads) + ") must be at least 1 and divide heads (" +
+                         std::to_string(o.heads) + ")");
+}
+
+GenerationCost generation_cost(Index n, Index d, const GenerationOptions& o) {
+    const DecodeAttentionCost last = decode_attention_cost(n, d, o.window);  // checks n, d and the window
+    require_generation(d, o);
     const double N = double(n), D = double(d);
-    return {last.cached, last.uncached, N * (N + 1) * D, N * (N + 1) * (N + 2) * D / 3, 2 * N * D};
+    const double K = o.window == 0 ? N : std::min(N, double(o.window));  // the tokens the cache keeps
+    double total_cached = N * (N + 1) * D, total_uncached = N * (N + 1) * (N + 2) * D / 3;
+    if (K < N) {  // a window shorter than the text: rows 1..w grow, then every row meets w keys
+        total_cached = window_rows(N, K, D);
+        total_uncached = K * (K + 1) * (K + 2) * D / 3 + (N - K) * K * (K + 1) * D + (N - K) * (N - K + 1) * K * D;
+    }
+    const Index kv_heads = o.kv_heads == 0 ? o.heads : o.kv_heads;
+    const double width = D * double(kv_heads) / double(o.heads);  // exact: heads divides d
+    const double cache = 2 * K * width;
+    return {last.cached, last.uncached, total_cached, total_uncached, cache, K, width, cache / (2 * N * D)};
+}
+
+double kv_cache_bytes(Index layers, Index kv_heads, Index head_dim, Index tokens, Index bytes_per_number) {
+    const std::pair<Index, const char*> args[] = {{layers, "layers"},
+                                                  {kv_heads, "kv_heads"},
+                                                  {head_dim, "head_dim"},
+                                                  {tokens, "tokens"},
+                                                  {bytes_per_number, "bytes_per_number"}};
+    double bytes = 2;  // a key and a value
+    for (const auto& [value, name] : args) {
+        require_argument(value >= 1, name, std::string(name) + " must be at least 1, got " + std::to_string(value));
+        bytes *= double(value);
+    }
+    require(bytes <= 9007199254740992.0, "the cache would be " + number(bytes) + " bytes, beyond 2^53: not exact");
+    return bytes;
 }
 
 std::vector<LayerCost> cost_model(Index n, Index d, Index k) {

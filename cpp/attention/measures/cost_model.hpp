@@ -60,9 +60,41 @@ DecodeAttentionCost decode_attention_cost(Index m, Index d);
 //                                                               2 n^2 d counts every pair, masked ones too)
 //   without:         sum m (m + 1) d  = n (n + 1)(n + 2) d / 3 (grows like n^3)
 // and the cache: n keys and n values of width d, 2 n d numbers.
+//
+// As attention is run today, two options change these counts:
+//   kv_heads of heads (grouped keys and values, multi_head.hpp): the heads
+//     split d into heads of width d / heads, and only kv_heads of them keep
+//     keys and values: the cache shrinks to 2 n d kv_heads / heads numbers.
+//     The multiply-adds do not change: every query head still meets every key.
+//   window w (sliding-window attention): token m meets its last min(m, w)
+//     keys, and the cache keeps only the last min(n, w) tokens. With
+//     k = min(n, w), for n > w:
+//       token, cached:    2 w d
+//       token, uncached:  w (w + 1) d + 2 (n - w) w d          (rows 1..w grow, later rows meet w keys)
+//       total, cached:    w (w + 1) d + 2 (n - w) w d
+//       total, uncached:  w (w + 1)(w + 2) d / 3 + (n - w) w (w + 1) d + (n - w)(n - w + 1) w d
+//     (for n <= w the counts without a window); the cache 2 k d kv_heads / heads.
+// The defaults (one head, its own keys and values, no window) give the counts above.
+struct GenerationOptions {
+    Index heads = 1;     // >= 1, dividing d
+    Index kv_heads = 0;  // >= 1, dividing heads; 0: as many as heads (one key/value head per head)
+    Index window = 0;    // the keys a token meets at most; 0: no window (every earlier key)
+};
 struct GenerationCost {
     double token_cached, token_uncached, total_cached, total_uncached, cache_numbers;
+    double cache_tokens;  // the tokens the cache keeps: min(n, window)
+    double cache_width;   // numbers a cached token keeps for its key, and again for its value: d kv_heads / heads
+    double cache_share;   // cache_numbers over the full cache 2 n d of one head per head and no window
 };
-GenerationCost generation_cost(Index n, Index d);
+GenerationCost generation_cost(Index n, Index d, const GenerationOptions& options = {});
+// The windowed cost of the token meeting min(m, window) keys (window 0: m), as decode_attention_cost.
+DecodeAttentionCost decode_attention_cost(Index m, Index d, Index window);
+
+// The bytes of a decoder's key-value cache: every layer keeps a key and a
+// value of head_dim numbers for each of its kv_heads heads and each token,
+//   2 layers kv_heads head_dim tokens bytes_per_number
+// (bytes_per_number: 2 for float16 or bfloat16, 4 for float32, 1 for 8-bit).
+// Every argument an integer >= 1; exact: the result must stay below 2^53.
+double kv_cache_bytes(Index layers, Index kv_heads, Index head_dim, Index tokens, Index bytes_per_number = 2);
 
 }  // namespace attn

@@ -87,3 +87,53 @@ TEST_CASE("generation cost: the last token's decode_attention_cost; the sums ove
     CHECK(c.cache_numbers == 1280);
     CHECK(contains(error_of([] { generation_cost(0, 8); }), "n must be at least 1"));
 }
+
+TEST_CASE("generation cost: grouped heads shrink the cache, a window bounds it and the work") {
+    // the defaults are the counts without options
+    const GenerationCost plain = generation_cost(10, 64), same = generation_cost(10, 64, {8, 0, 0});
+    CHECK(same.total_uncached == plain.total_uncached);
+    CHECK(same.cache_numbers == plain.cache_numbers);  // 8 heads, each its own keys and values
+    CHECK(plain.cache_tokens == 10);
+    CHECK(plain.cache_width == 64);
+    CHECK(plain.cache_share == 1);
+    // GQA: 8 query heads sharing 2 key/value heads keep a quarter of the cache; the work is unchanged
+    const GenerationCost gqa = generation_cost(10, 64, {8, 2, 0});
+    CHECK(gqa.cache_numbers == 2 * 10 * 64 * 2 / 8);
+    CHECK(gqa.cache_width == 16);
+    CHECK(gqa.cache_share == 0.25);
+    CHECK(gqa.total_cached == plain.total_cached);
+    // a window of w: every count against the plain sum over tokens m, token m meeting min(m, w) keys
+    for (Index n : {1, 2, 5, 6, 7, 30})
+        for (Index w : {1, 3, 6, 50}) {
+            INFO("n ", n, ", window ", w);
+            double cached = 0, uncached = 0, last_uncached = 0;
+            for (Index m = 1; m <= n; ++m) {
+                last_uncached = 0;
+                for (Index i = 1; i <= m; ++i) last_uncached += 2.0 * double(std::min(i, w)) * 8;
+                cached += 2.0 * double(std::min(m, w)) * 8;
+                uncached += last_uncached;
+            }
+            const GenerationCost c = generation_cost(n, 8, {4, 1, w});
+            CHECK(c.token_cached == 2.0 * double(std::min(n, w)) * 8);
+            CHECK(c.token_uncached == last_uncached);
+            CHECK(c.total_cached == cached);
+            CHECK(c.total_uncached == uncached);
+            CHECK(c.cache_tokens == double(std::min(n, w)));
+            CHECK(c.cache_numbers == 2.0 * double(std::min(n, w)) * 8 / 4);
+        }
+    CHECK(generation_cost(1000, 64, {1, 1, 100}).cache_numbers == generation_cost(5000, 64, {1, 1, 100}).cache_numbers);
+}
+
+TEST_CASE("generation cost and the key-value cache's bytes: errors and counts") {
+    CHECK(error_of([] { generation_cost(4, 8, {3, 1, 0}); }) == "heads (3) must be at least 1 and divide d (8)");
+    CHECK(error_of([] { generation_cost(4, 8, {4, 3, 0}); }) == "kv_heads (3) must be at least 1 and divide heads (4)");
+    CHECK(error_of([] { generation_cost(4, 8, {4, -1, 0}); }) == "kv_heads (-1) must be at least 1 and divide heads (4)");
+    CHECK(error_of([] { generation_cost(4, 8, {1, 1, -1}); }) == "window must be at least 0 (0: no window), got -1");
+    // a model of 32 layers, 8 key/value heads of 128 numbers, 8192 tokens in float16: 1 GiB
+    CHECK(kv_cache_bytes(32, 8, 128, 8192) == 1073741824.0);
+    CHECK(kv_cache_bytes(1, 1, 1, 1, 1) == 2);
+    CHECK(kv_cache_bytes(80, 8, 128, 131072, 4) == 2.0 * 80 * 8 * 128 * 131072 * 4);
+    CHECK(error_of([] { kv_cache_bytes(0, 8, 128, 8192); }) == "layers must be at least 1, got 0");
+    CHECK(error_of([] { kv_cache_bytes(1, 8, 128, 8192, 0); }) == "bytes_per_number must be at least 1, got 0");
+    CHECK(contains(error_of([] { kv_cache_bytes(1000000, 1000000, 1000000, 1000000, 8); }), "beyond 2^53"));
+}
