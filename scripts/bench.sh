@@ -3,7 +3,8 @@
 # dependencies as for npm test, and the peers in bench/node_modules), builds
 # the module, the benchmark's WASM side (build-wasm/bench) and its native side
 # (build-bench, g++ -O3 -march=native), then runs bench/bench.mjs (attention:
-# a table on stdout and bench/results.json) and bench/encoder.mjs (the
+# a table on stdout and bench/results.json), bench/window.mjs (a window against
+# full causal at n = 16,384: bench/results-window.json), bench/encoder.mjs (the
 # pretrained encoder in headless Chromium: bench/results-encoder.json),
 # bench/encoder-peer.mjs (the encoder against tfjs-backend-wasm running the
 # same model in Node: bench/results-encoder-peer.json), bench/quantize.mjs
@@ -38,6 +39,7 @@ cmake --build build-wasm -j"$jobs" --target attention_bench >/dev/null
 cmake --build build-bench -j"$jobs" --target attention_bench_native >/dev/null
 
 node bench/bench.mjs "$@"
+node bench/window.mjs "$@"
 node bench/encoder.mjs "$@"
 node bench/encoder-peer.mjs "$@"
 node bench/quantize.mjs "$@"
