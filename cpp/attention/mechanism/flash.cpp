@@ -145,16 +145,10 @@ Mat weights_from_log_sum_exp(const MatRef& Q, const MatRef& K, const VecRef& lse
                              const AttentionOptions& o) {
     if (o.score != Score::dot)
         fail_argument("score", std::string("the weights from log-sum-exp use the dot score, got ") + score_name(o.score));
-    require_nonempty(Q, "query");
-    require_nonempty(K, "key");
-    require_finite(Q, "query");
-    require_finite(K, "key");
-    if (Q.cols() != K.cols())
-        fail("key has " + std::to_string(K.cols()) + " columns but query has " + std::to_string(Q.cols()) +
-             "; the dot score needs equal widths");
-    const Scalar scale = o.scale ? *o.scale : Scalar(1) / std::sqrt(Scalar(K.cols()));
-    if (!(std::isfinite(scale) && scale > 0)) fail("scale must be a finite number greater than 0, got " + number(scale));
-    check_mask_options(o, Q.rows(), K.rows());
+    // attention's checks, with no values (the keys stand in for them: they
+    // have a row per key and are checked already)
+    Scalar scale;
+    prepare_attention(Q, K, K, o, scale, /*whole_map=*/false);
     if (lse.size() != Q.rows())
         fail_argument("log_sum_exp", "log_sum_exp has " + std::to_string(lse.size()) + " entries but query has " +
                                          std::to_string(Q.rows()) + " rows; it needs one per query");

@@ -48,22 +48,14 @@ MultiHeadParams multi_head_params_complete(MultiHeadParams p, Index d_in_q, Inde
 // Q = X Wq (n_q, d_model), K = M Wk and V = M Wv (n_kv, d_kv), after checking that the shapes fit
 static void project_heads(const MatRef& X, const MatRef& M, const Projections& W, Index d_model, Index d_kv,
                           MultiHeadResult& r) {
-    require_nonempty(X, "input");
-    require_nonempty(M, "memory");
-    require_finite(X, "input");
-    require_finite(M, "memory");
+    require_projection_inputs(X, M);
     require(W.Wq.rows() == X.cols() && W.Wq.cols() == d_model && W.Wk.rows() == M.cols() && W.Wk.cols() == d_kv &&
                 W.Wv.rows() == M.cols() && W.Wv.cols() == d_kv,
             "projections do not fit the inputs and heads: Wq " + shape(W.Wq) + ", Wk " + shape(W.Wk) + ", Wv " +
                 shape(W.Wv) + " for input width " + std::to_string(X.cols()) + ", memory width " +
                 std::to_string(M.cols()) + ", d_model " + std::to_string(d_model) + " and key/value width " +
                 std::to_string(d_kv));
-    r.Q = X * W.Wq;
-    r.K = M * W.Wk;
-    r.V = M * W.Wv;
-    require_finite_result(r.Q, "Q = input Wq");
-    require_finite_result(r.K, "K = memory Wk");
-    require_finite_result(r.V, "V = memory Wv");
+    project_unchecked(X, M, W, r.Q, r.K, r.V);
 }
 
 MultiHeadResult multi_head_attention(const MatRef& X, const MatRef& M, Index heads, Index kv_heads,

@@ -29,11 +29,24 @@ Projections projections_complete(Projections p, Index d_in_q, Index d_in_kv, Ind
     return p;
 }
 
-ProjectedAttention project(const MatRef& X, const MatRef& M, const Projections& W) {
+void require_projection_inputs(const MatRef& X, const MatRef& M) {
     require_nonempty(X, "input");
     require_nonempty(M, "memory");
     require_finite(X, "input");
     require_finite(M, "memory");
+}
+
+void project_unchecked(const MatRef& X, const MatRef& M, const Projections& W, Mat& Q, Mat& K, Mat& V) {
+    Q = X * W.Wq;
+    K = M * W.Wk;
+    V = M * W.Wv;
+    require_finite_result(Q, "Q = input Wq");
+    require_finite_result(K, "K = memory Wk");
+    require_finite_result(V, "V = memory Wv");
+}
+
+ProjectedAttention project(const MatRef& X, const MatRef& M, const Projections& W) {
+    require_projection_inputs(X, M);
     require(W.Wq.rows() == X.cols() && W.Wk.rows() == M.cols() && W.Wv.rows() == M.cols() &&
                 W.Wq.cols() == W.Wk.cols(),
             "projections do not fit the inputs: Wq " + shape(W.Wq) + ", Wk " + shape(W.Wk) + ", Wv " +
@@ -41,12 +54,7 @@ ProjectedAttention project(const MatRef& X, const MatRef& M, const Projections& 
                 std::to_string(M.cols()));
     ProjectedAttention r;
     r.W = W;
-    r.Q = X * W.Wq;
-    r.K = M * W.Wk;
-    r.V = M * W.Wv;
-    require_finite_result(r.Q, "Q = input Wq");
-    require_finite_result(r.K, "K = memory Wk");
-    require_finite_result(r.V, "V = memory Wv");
+    project_unchecked(X, M, W, r.Q, r.K, r.V);
     return r;
 }
 

@@ -36,6 +36,12 @@ struct ProjectedAttention {
 // attention member is left empty.
 ProjectedAttention project(const MatRef& X, const MatRef& M, const Projections& W);
 
+// Its two halves, for a caller whose projections fit otherwise (multi-head
+// attention's grouped keys): the inputs non-empty and finite; then the three
+// products, each checked finite, for projections whose shapes the caller checked.
+void require_projection_inputs(const MatRef& X, const MatRef& M);
+void project_unchecked(const MatRef& X, const MatRef& M, const Projections& W, Mat& Q, Mat& K, Mat& V);
+
 //   X: (n_q, d_in_q)   M: (n_kv, d_in_kv); options.score applies to Q and K.
 ProjectedAttention cross_attention(const MatRef& X, const MatRef& M, const Projections& W,
                                    const AttentionOptions& options = {});
