@@ -45,7 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
             // when a value is near the float32 maximum
             const double lost = double(n_k) * V.cwiseAbs().maxCoeff() * std::numeric_limits<Scalar>::min();
             Mat fused;
-            if (accepted([&] { fused = attention_output(Q, K, V, o); }) && !close(fused, r.output, 1e-3, lost))
+            // attention()'s own float sums may lose what cancels (1e30 - 1e30 + 0.06): the
+            // kernel agrees with it or with the float64 reference
+            if (accepted([&] { fused = attention_output(Q, K, V, o); }) && !close(fused, r.output, 1e-3, lost) &&
+                !close(fused, ref.output, 1e-3, lost))
                 __builtin_trap();
         }
     }
