@@ -14,7 +14,7 @@
 import { serve } from '../scripts/serve.mjs';
 
 const MiB = 1024 * 1024;
-const ENDLESS_STOP = 256 * MiB;  // a reader that never stops still ends here (a test, not the machine, fails)
+export const ENDLESS_STOP = 256 * MiB;  // a reader that never stops still ends here (a test, not the machine, fails)
 
 export const served = { endless: [], target: 0 };
 

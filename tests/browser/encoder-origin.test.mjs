@@ -11,7 +11,7 @@
 //   node --test tests/browser/encoder-origin.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { served } from '../server.mjs';
+import { ENDLESS_STOP, served } from '../server.mjs';
 import { LOAD, openInstrumented, ready, startBrowser, widget } from './harness.mjs';
 
 let browser, foreign;
@@ -140,10 +140,13 @@ test('a model address of the page\'s origin that answers for ever is read up to 
     message: `The model file could not be loaded from ${url}: the file is longer than 33.6 MB, the most this page reads of a model file`,
     phase: 'failed', offOrigin: [],
   });
-  // the server's count of what it wrote before the reader went away: the limit, and the socket's buffers at most
+  // The server's count of what it wrote before the reader went away: the limit, plus whatever the
+  // sockets and the browser's network process held (21 MiB on one loaded machine, so no tighter bound
+  // here), and far from the server's own stop. The exact count the reader takes is held in Node
+  // (tests/node/model-file.test.mjs: 33 chunks of 1 MiB, then cancelled).
   assert.equal(served.endless.length, streams + 1, 'one endless answer, ended');
   const sent = served.endless.at(-1);
-  assert.ok(sent >= 32 * 2 ** 20 && sent <= 48 * 2 ** 20, `${sent} bytes sent before the reader stopped`);
+  assert.ok(sent >= 32 * 2 ** 20 && sent <= ENDLESS_STOP / 2, `${sent} bytes sent before the reader stopped`);
 });
 
 test('a model address of the page\'s origin that redirects to another origin is refused, and that origin gets no request', async () => {
