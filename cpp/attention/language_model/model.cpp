@@ -3,6 +3,8 @@
 // its training is in training.cpp, its inference in inference.cpp.
 #include "attention/language_model/model.hpp"
 
+#include "attention/mechanism/alibi.hpp"
+#include "attention/mechanism/positional.hpp"
 #include "attention/training/products.hpp"
 
 #include <algorithm>
@@ -18,6 +20,8 @@ constexpr std::uint64_t kBatchStream = 61, kInitStream = 100;
 
 struct Sizes {
     Index layers, heads, d, n, batch;
+    LmPosition position;
+    Index kv_heads, window, sinks;
 };
 
 Sizes validated(const LanguageModelOptions& o) {
@@ -36,15 +40,46 @@ Sizes validated(const LanguageModelOptions& o) {
     require(std::isfinite(o.clip) && o.clip >= 0, "clip must be a finite number >= 0, got " + number(o.clip));
     integer_option(o.min_count, "min_count", 1, 1e9);
     require(!o.texts.empty(), "texts must hold at least one text");
+    s.position = lm_position(o.position);
+    require_argument(s.position != LmPosition::rotary || (s.d / s.heads) % 2 == 0, "position",
+                     "rotary positions turn pairs of numbers: d_model / heads must be even, got " +
+                         std::to_string(s.d / s.heads));
+    s.kv_heads = integer_option(o.kv_heads, "kv_heads", 0, double(s.heads));
+    if (s.kv_heads == 0) s.kv_heads = s.heads;
+    require_argument(s.heads % s.kv_heads == 0, "kv_heads",
+                     "kv_heads " + std::to_string(s.kv_heads) + " does not divide heads " + std::to_string(s.heads) +
+                         ": each key/value head serves the same number of query heads");
+    s.window = integer_option(o.window, "window", 0, double(s.n));
+    s.sinks = integer_option(o.sinks, "sinks", 0, double(s.n));
+    require_argument(s.sinks == 0 || s.window > 0, "sinks",
+                     "sinks keep the first keys in view when a window would hide them; give a window too");
     return s;
 }
 
+// The arena's sizes for sequences of up to length_cap rows: the rows of a
+// batch (or of one such sequence), and the weights of a block (a batch of
+// context rows, or one sequence of length_cap).
+struct ArenaSizes {
+    Index rows, weights;
+};
+ArenaSizes arena_sizes(Index batch, Index n, Index heads, Index length_cap) {
+    return {std::max(batch * n, length_cap), std::max(batch * heads * n * n, heads * length_cap * length_cap)};
+}
+
+// floats of the arena (carve_arena) for sequences of up to length_cap rows
+double arena_floats(const Sizes& s, double vocab, Index length_cap, Index cache) {
+    const ArenaSizes a = arena_sizes(s.batch, s.n, s.heads, length_cap);
+    const double d = double(s.d), rows = double(a.rows), L = double(s.layers), len = double(length_cap);
+    const double per_block = rows * (8 * d + 3 * 4 * d + 4) + double(a.weights);
+    const double scratch = rows * (4 * d + 2 * vocab + 6 * d + 4 * d + 4) + len * len + 2 * L * double(cache) * d +
+                           9 * d + double(cache) + vocab + len * (d + d) + 2 * double(cache) * d + 2 * d;
+    return L * per_block + scratch + 4 * rows;
+}
+
 // floats of every buffer (int32 buffers count one float per entry)
-double floats_needed(const Sizes& s, double vocab, double params, double train_tokens, double held_tokens) {
-    const double d = double(s.d), n = double(s.n), rows = double(s.batch) * n, L = double(s.layers);
-    const double per_block = rows * (8 * d + 3 * 4 * d + 4) + double(s.batch) * double(s.heads) * n * n;
-    const double scratch = rows * (4 * d + 2 * vocab + 6 * d + 4 * d + 4) + n * n + 2 * L * n * d + 9 * d + n + vocab;
-    return 4 * params + L * per_block + scratch + 4 * rows + 2 * vocab + train_tokens + 2 * held_tokens;
+double floats_needed(const Sizes& s, double vocab, double params, double train_tokens, double held_tokens,
+                     Index cache) {
+    return 4 * params + arena_floats(s, vocab, s.n, cache) + 2 * vocab + train_tokens + 2 * held_tokens;
 }
 
 }  // namespace
@@ -57,6 +92,10 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
       loss_{1} {
     const Sizes s = validated(o);
     n_ = s.n, d_ = s.d, batch_ = s.batch, layers_ = s.layers, heads_ = s.heads;
+    if (s.position == LmPosition::alibi) {
+        const Vec slopes = alibi_slopes(heads_);
+        slopes_.assign(slopes.data(), slopes.data() + slopes.size());
+    }
     seed_ = std::uint64_t(o.seed);
     batches_ = Rng(seed_, kBatchStream);
     std::vector<CodePoints> train, held;
@@ -64,11 +103,15 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
     for (const std::string& text : o.held_out) held.push_back(code_points_of(text));
 
     build_vocabulary(train, held, Index(o.min_count));
-    config_ = LmConfig{vocab_, n_, d_, heads_, layers_};
+    config_ = LmConfig{vocab_, n_, d_, heads_, layers_, s.position, s.kv_heads, s.window, s.sinks};
     check_memory(train, held);
     encode_texts(train, held);
     init_parameters();
-    carve_arena();
+    carve_arena(n_);
+}
+
+Index LanguageModel::cache_capacity() const {
+    return config_.window ? std::min(n_ + config_.sinks, config_.sinks + config_.window) : n_;
 }
 
 // The characters seen min_count times or more in the training texts, sorted,
@@ -119,8 +162,8 @@ void LanguageModel::check_memory(const std::vector<CodePoints>& train, const std
         const TensorShape shape = lm_tensor_shape(config_, i);
         params += double(shape.rows) * double(shape.cols);
     }
-    const Sizes s{layers_, heads_, d_, n_, batch_};
-    const double floats = floats_needed(s, double(vocab_), params, train_tokens, held_tokens);
+    const Sizes s{layers_, heads_, d_, n_, batch_, config_.position, config_.kv(), config_.window, config_.sinks};
+    const double floats = floats_needed(s, double(vocab_), params, train_tokens, held_tokens, cache_capacity());
     if (!(floats <= kMaxFloats))
         fail("these sizes and texts need " + number(std::ceil(floats * 4 / 1048576)) +
                  " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) + " MB",
@@ -201,7 +244,8 @@ void LanguageModel::init_parameters() {
         return init_uniform(shape.rows, shape.cols, seed_, stream(i), Scalar(limit * shrink));
     };
     store_.set(kEmbedding, init_uniform(vocab_, d, seed_, stream(kEmbedding), 0.5f));
-    store_.set(kPositions, init_uniform(n_, d, seed_, stream(kPositions), 0.5f));
+    if (config_.position == LmPosition::learned)
+        store_.set(kPositions, init_uniform(n_, d, seed_, stream(kPositions), 0.5f));
     for (Index l = 0; l < layers_; ++l) {
         for (LmBlockTensor gain : {kLn1Gain, kLn2Gain}) store_.set(lm_tensor(l, gain), Mat::Ones(1, d));
         for (LmBlockTensor map : {kWq, kWk, kWv, kW1}) store_.set(lm_tensor(l, map), xavier(lm_tensor(l, map)));
@@ -211,20 +255,25 @@ void LanguageModel::init_parameters() {
     store_.set(last(kWout), xavier(last(kWout)));
 }
 
-// The layers, and every activation buffer carved from one allocation.
-void LanguageModel::carve_arena() {
-    const Index d = d_, v = vocab_, n = n_;
-    embedding_ = Embedding{v, d, n};
-    qkv_ = Linear{d, d}, out_ = Linear{d, d}, up_ = Linear{d, 4 * d}, down_ = Linear{4 * d, d};
+// The layers, and every activation buffer carved from one allocation, for
+// sequences of up to length_cap rows.
+void LanguageModel::carve_arena(Index length_cap) {
+    const Index d = d_, v = vocab_, dh = d_ / heads_, kvw = config_.kv_width(), cache = cache_capacity();
+    const ArenaSizes sizes = arena_sizes(batch_, n_, heads_, length_cap);
+    const Index rows = sizes.rows, A_size = sizes.weights, len = length_cap;
+    length_cap_ = length_cap, rows_cap_ = rows, a_cap_ = A_size;
+    embedding_ = Embedding{v, d, n_};
+    qkv_ = Linear{d, d}, kv_proj_ = Linear{d, kvw}, out_ = Linear{d, d}, up_ = Linear{d, 4 * d}, down_ = Linear{4 * d, d};
     unembed_ = Linear{d, v};
-    bias_d_ = Bias{d}, bias_4d_ = Bias{4 * d}, bias_vocab_ = Bias{v};
+    bias_d_ = Bias{d}, bias_kv_ = Bias{kvw}, bias_4d_ = Bias{4 * d}, bias_vocab_ = Bias{v};
     norm_ = LayerNorm{d};
-    attention_ = MultiHeadAttention{n, d, heads_, true};
+    attention_ = MultiHeadAttention{n_, d, heads_, true, config_.kv(), config_.window, config_.sinks,
+                                    slopes_.empty() ? nullptr : slopes_.data()};
     loss_ = SoftmaxCrossEntropy{v};
-    const Index rows = batch_ * n, A_size = batch_ * heads_ * n * n;
     const Index block_floats = 8 * rows * d + 3 * rows * 4 * d + A_size + 4 * rows;
     const Index total = layers_ * block_floats + 2 * rows * d + 2 * rows + 2 * rows * d + 2 * rows * v +
-                        6 * rows * d + rows * 4 * d + n * n + 2 * layers_ * n * d + 5 * d + 3 * 4 * d + n + v;
+                        6 * rows * d + rows * 4 * d + len * len + len * d + len * dh + 2 * layers_ * cache * kvw +
+                        5 * d + 3 * 4 * d + cache + v + 2 * cache * dh + 2 * dh;
     arena_.assign(size_t(total), 0.0f);
     float* at = arena_.data();
     auto take = [&at](Index count) {
@@ -243,10 +292,19 @@ void LanguageModel::carve_arena() {
     Xf_ = take(rows * d), Yf_ = take(rows * d), meanf_ = take(rows), rstdf_ = take(rows);
     Yc_ = take(rows * d), dYc_ = take(rows * d), logits_ = take(rows * v), dlogits_ = take(rows * v);
     dX_ = take(rows * d), dY_ = take(rows * d), dZ_ = take(rows * d), dQ_ = take(rows * d), dK_ = take(rows * d),
-    dV_ = take(rows * d), dU_ = take(rows * 4 * d), scratch_ = take(n * n);
-    Kc_ = take(layers_ * n * d), Vc_ = take(layers_ * n * d);
+    dV_ = take(rows * d), dU_ = take(rows * 4 * d), scratch_ = take(len * len);
+    pe_ = take(len * d), rot_cos_ = take(len * dh / 2), rot_sin_ = take(len * dh / 2);
+    Kc_ = take(layers_ * cache * kvw), Vc_ = take(layers_ * cache * kvw);
     x1_ = take(d), y1_ = take(d), q1_ = take(d), z1_ = take(d), h1_ = take(d);
-    u1_ = take(4 * d), t1_ = take(4 * d), g1_ = take(4 * d), s1_ = take(n), step_logits_ = take(v);
+    u1_ = take(4 * d), t1_ = take(4 * d), g1_ = take(4 * d), s1_ = take(cache), step_logits_ = take(v);
+    q2_ = take(dh), kg_ = take(cache * dh), vg_ = take(cache * dh), cs_ = take(dh);
+    if (config_.position == LmPosition::sinusoidal) {
+        const Mat table = positional_encoding(len, d);
+        std::copy(table.data(), table.data() + len * d, pe_);
+    }
+    if (config_.position == LmPosition::rotary) rotary_tables(len, dh, kRotaryBase, rot_cos_, rot_sin_);
+    rotary_q_ = Rotary{d, dh, n_, rot_cos_, rot_sin_};
+    rotary_k_ = Rotary{kvw, dh, n_, rot_cos_, rot_sin_};
     tokens_.assign(size_t(rows), 0);
     targets_.assign(size_t(rows), -1);
     kept_rows_.assign(size_t(rows), 0);
@@ -255,6 +313,20 @@ void LanguageModel::carve_arena() {
     draw_count_.assign(size_t(batch_), 0);
     sample_.assign(size_t(v), 0.0f);
     order_.assign(size_t(v), 0);
+    read_keys_.reserve(size_t(cache));
+    read_slots_.reserve(size_t(cache));
+    read_positions_.reserve(size_t(cache));
+    decoding_.live = false;  // the cache was in the old arena
+}
+
+double LanguageModel::arena_floats(Index length_cap) const {
+    const Sizes s{layers_, heads_, d_, n_, batch_, config_.position, config_.kv(), config_.window, config_.sinks};
+    return attn::train::arena_floats(s, double(vocab_), length_cap, cache_capacity());
+}
+
+const float* LanguageModel::position_table() const {
+    if (config_.position == LmPosition::learned) return store_.value(kPositions);
+    return config_.position == LmPosition::sinusoidal ? pe_ : nullptr;
 }
 
 // ---- batches ------------------------------------------------------------------

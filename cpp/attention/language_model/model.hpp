@@ -25,6 +25,32 @@
 // Adam with bias correction, linear warm-up over `warmup` steps and clipping
 // of the global gradient norm at `clip` (training/adam.hpp).
 //
+// Positions, shared keys, windows: as attention is run today (each option
+// trained by the same backward, each checked against lm_reference):
+//   position   "learned" (above, the default); "sinusoidal": P fixed,
+//              PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i + 1) = cos(...);
+//              "rotary": no P, each head's q and k turned by their position
+//              (base 10000, mechanism/rotary.hpp) after their projections;
+//              "alibi": no P, head h adds -m_h (i - j) to its scores (the
+//              slopes of mechanism/alibi.hpp); "none": no P, only the causal
+//              mask tells positions apart. Without learned positions, the
+//              tensor "positions" has 0 rows and the model reads texts
+//              longer than its context (evaluate_texts, up to 4x).
+//   kv_heads   query head h reads key/value head h kv_heads / heads: Wk and
+//              Wv are (d, kv_heads d / heads), and so is each cache entry.
+//   window     query i sees keys j with i - j < window, and j < sinks always
+//   sinks      (mechanism/attention.hpp's visible()). Generation keeps the
+//              sinks and a ring buffer of the last `window` positions: it
+//              writes past the context (except with learned positions,
+//              whose table ends there), the cache never holding more than
+//              sinks + window entries.
+//   cache_positions (GenerateOptions) "absolute": a cached key is read at
+//              its token's position (what the training saw; the default);
+//              "slot": rotary and alibi number the cache's entries 0, 1, ...
+//              when they read them, as StreamingLLM does, so no position
+//              ever passes sinks + window. Keys are cached before rotation
+//              and turned when read, either way.
+//
 // Batches: each of the `batch` sequences is a training text drawn at random
 // (seeded); a text longer than context + 1 tokens is cut to a random window of
 // context + 1 tokens, a shorter one is padded (padding targets are -1, left
@@ -82,6 +108,10 @@ public:
     // analysis, …) throws the same, until set_parameters() gives finite ones.
     LmStep step(double n = 1, std::vector<double>* losses = nullptr);
     LmEvaluation evaluate();
+    // the loss of every next token of texts (each [0] + text + [0], joined into one
+    // stream) read in windows of `length` positions (1 .. 4 context; learned
+    // positions: 1 .. context): how a position scheme carries past its training length
+    LmEvaluation evaluate_texts(const std::vector<std::string>& texts, double length);
     // the top 20 next tokens after [0] + prefix (the last context tokens of it)
     NextTokens next(const std::string& prefix);
     // every layer's and head's weights over [0] + text (at most context tokens)
@@ -107,6 +137,9 @@ public:
     GradientCheck gradient_check(Index per_tensor = 3) const;
     VocabularyInfo vocabulary() const;
     LmInfo info() const;
+    Index kv_heads() const { return config_.kv(); }
+    // the cache's capacity in positions: context, or sinks + window with a window
+    Index cache_capacity() const;
     const ParameterStore& parameters() const { return store_; }
     // replaces the values of the tensors named, as parameters() names them (the
     // others keep theirs): a model trained elsewhere on the same texts and options.
@@ -121,8 +154,10 @@ public:
     // each text's token ids, named what[i] in messages
     std::vector<std::vector<std::int32_t>> encode_all(const std::vector<std::string>& texts,
                                                       const std::string& what) const;
-    // [0] + the text's token ids; throws when they do not fit in the context
-    std::vector<std::int32_t> sequence_of(const std::string& text, const std::string& what) const;
+    // [0] + the text's token ids; throws when they do not fit in the context (past_context:
+    // in 4 context, for a prompt a windowed cache reads)
+    std::vector<std::int32_t> sequence_of(const std::string& text, const std::string& what,
+                                          bool past_context = false) const;
     std::string token_text(std::int32_t token) const;  // ⏎, �, or the character
     // the `top` most likely tokens of p (vocab), most likely first (the smaller id on ties)
     NextTokens most_likely(const std::vector<float>& p, Index top) const;
@@ -151,13 +186,25 @@ public:
         const std::int32_t* targets;        // (kept)
     };
     TextsForward forward_texts(const std::vector<const std::vector<std::int32_t>*>& texts, bool with_targets);
+    // the model's attention layer and rotary turns (of a matrix of `cols` columns)
+    // for sequences of `length` <= context rows, and the position table added to
+    // the embeddings (context rows at least) or null: what trace() runs
+    MultiHeadAttention attention_layer(Index length) const {
+        MultiHeadAttention a = attention_;
+        a.length = length;
+        return a;
+    }
+    Rotary rotary_layer(Index cols, Index length) const { return Rotary{cols, d_ / heads_, length, rot_cos_, rot_sin_}; }
+    const float* position_table() const;
     // throws when the model has diverged (what every forward checks first)
     void require_not_diverged() const { divergence_.require_none(); }
     // a reader found a number of the last forward that is not finite: the model
     // has diverged at its last step, as when a forward's logits are not; throws
     [[noreturn]] void diverged() { divergence_.found(steps_); }
-    // logits (m, vocab) of every position of one sequence of m <= context tokens:
-    // the batch forward, or one token at a time through the key-value cache
+    // logits (m, vocab) of every position of one sequence of m tokens: the batch
+    // forward (m <= context, or 4 context without learned positions), or one token
+    // at a time through the key-value cache (m <= context, or any m with a window
+    // and positions other than learned)
     Mat logits(const std::vector<std::int32_t>& tokens, bool cached);
     // forward, loss and backward on `sequences` (<= batch) sequences of tokens and
     // targets (sequences * context each, targets -1 for none), no update: the
@@ -182,7 +229,14 @@ private:
     void check_memory(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held) const;
     void encode_texts(const std::vector<CodePoints>& train, const std::vector<CodePoints>& held);
     void init_parameters();
-    void carve_arena();
+    // every activation buffer for sequences of up to length_cap rows (the context, or
+    // longer for evaluate_texts); the key-value cache is lost
+    void carve_arena(Index length_cap);
+    double arena_floats(Index length_cap) const;  // what carve_arena(length_cap) allocates
+    // buffers for sequences of `length` rows: the arena carved again if it is shorter (throws past the memory limit)
+    void reserve_length(Index length);
+    // a cached token's query, its visible keys' slots and the positions it reads them at
+    void cache_slots(Index t, bool slot_positions);
     // the index of a tensor after the blocks (lm_tensor(l, which) names a block's)
     Index last(LmFinalTensor which) const { return lm_final_tensor(layers_, which); }
     // draws a batch: tokens and targets (batch * length), each sequence padded to
@@ -199,7 +253,15 @@ private:
     void train_step();
     // one token at position t through the cache -> step_logits_ (vocab); rows (if
     // given) gets each layer's and head's weights on keys 0..t
-    void cached_token(std::int32_t token, Index t, std::vector<std::vector<std::vector<float>>>* rows = nullptr);
+    // slot_positions: rotary and alibi read the cache's entries at their slots (cache_positions "slot")
+    void cached_token(std::int32_t token, Index t, std::vector<std::vector<std::vector<float>>>* rows = nullptr,
+                      bool slot_positions = false);
+    // rotary's cos and sin at position p: a row of the tables, or computed into cs_ past them
+    void rotary_angles_at(Index p, const float*& cos, const float*& sin);
+    // can a token at position t be read? (learned positions end at the context; the others go on with a window)
+    bool position_fits(Index t) const;
+    // the keys token t sees: with a window the sinks and the last `window` positions, otherwise 0..t
+    Index visible_keys(Index t) const;
     // the next token from step_logits_ (never the unknown token): sampling.hpp's filters, one
     // uniform draw (temperature 0: none); kept (if given) gets the filters' survivors
     std::int32_t sample_next(Rng& rng, const SamplingOptions& sampling, NextTokens* kept = nullptr);
@@ -208,6 +270,7 @@ private:
 
     LmConfig config_;
     Index n_, d_, vocab_, batch_, layers_, heads_;
+    Index length_cap_ = 0, rows_cap_ = 0, a_cap_ = 0;  // the arena's: sequence length, rows, weights per block
     std::uint64_t seed_;
     Rng batches_;
     Index steps_ = 0;
@@ -232,10 +295,12 @@ private:
     ParameterStore store_;
     Adam adam_;
     Embedding embedding_;
-    Linear qkv_, out_, up_, down_, unembed_;  // (d, d), (d, d), (d, 4d), (4d, d), (d, vocab)
-    Bias bias_d_, bias_4d_, bias_vocab_;
+    Linear qkv_, kv_proj_, out_, up_, down_, unembed_;  // (d, d), (d, kv_width), (d, d), (d, 4d), (4d, d), (d, vocab)
+    Bias bias_d_, bias_kv_, bias_4d_, bias_vocab_;
     LayerNorm norm_;
     MultiHeadAttention attention_;
+    Rotary rotary_q_, rotary_k_;   // on Q (cols d) and K (cols kv_width), with position = rotary
+    std::vector<float> slopes_;    // (heads) with position = alibi
     SoftmaxCrossEntropy loss_;
 
     std::vector<float> arena_;  // every activation and scratch buffer, one allocation
@@ -243,9 +308,16 @@ private:
     float *Xf_, *Yf_, *meanf_, *rstdf_;     // (rows, d), (rows, d), (rows), (rows)
     float *Yc_, *logits_, *dlogits_, *dYc_; // (rows, d), (rows, vocab), (rows, vocab), (rows, d)
     float *dX_, *dY_, *dZ_, *dQ_, *dK_, *dV_, *dU_, *scratch_;  // (rows, d) x6, (rows, 4d), (n, n)
-    // the key-value cache and one token's vectors
-    float *Kc_, *Vc_;                        // (layers, n, d) each
-    float *x1_, *y1_, *q1_, *z1_, *h1_, *u1_, *t1_, *g1_, *s1_, *step_logits_;  // (d) x5, (4d) x3, (n), (vocab)
+    float *pe_, *rot_cos_, *rot_sin_;        // (length_cap, d) sinusoidal; (length_cap, d_head / 2) x2 rotary
+    // the key-value cache (keys before any rotation) and one token's vectors
+    float *Kc_, *Vc_;                        // (layers, cache_capacity, kv_width) each
+    float *x1_, *y1_, *q1_, *z1_, *h1_, *u1_, *t1_, *g1_, *s1_, *step_logits_;  // (d) x5, (4d) x3, (capacity), (vocab)
+    float *q2_, *kg_, *vg_, *cs_;            // (d_head) the query turned; (capacity, d_head) x2 the keys
+                                             // (turned) and values read, oldest first; (d_head) cos, sin
+    // cache_slots(): the visible keys of the token being read, oldest first
+    std::vector<Index> read_keys_, read_slots_, read_positions_;  // (at most capacity) each one's
+                                                                   // position, slot, and position read at
+    Index read_query_position_ = 0;
     float mean1_ = 0, rstd1_ = 0;
     std::vector<std::int32_t> tokens_, targets_, kept_rows_, kept_targets_;  // (rows)
     Index kept_ = 0, length_ = 0;  // rows kept for the unembedding; the last forward's length
@@ -260,6 +332,7 @@ private:
         SamplingOptions sampling;
         double prefill = 0, decoded = 0;  // multiply-adds: the prefill's, the decode steps' so far
         std::int32_t pending = 0;  // the token sampled, read by the next next_token()
+        bool slot_positions = false;  // cache_positions "slot"
     } decoding_;
 };
 

@@ -1,5 +1,8 @@
 #include "attention/language_model/reference.hpp"
 
+#include "attention/mechanism/alibi.hpp"
+#include "attention/options.hpp"
+
 #include <cmath>
 
 namespace attn::train {
@@ -102,6 +105,24 @@ MatD residual_reference(const MatD& X, const MatD& F) {
     return Y;
 }
 
+LmPosition lm_position(const std::string& name) {
+    for (LmPosition p : {LmPosition::learned, LmPosition::sinusoidal, LmPosition::rotary, LmPosition::alibi,
+                         LmPosition::none})
+        if (name == lm_position_name(p)) return p;
+    fail_argument("position", "position must be \"learned\", \"sinusoidal\", \"rotary\", \"alibi\" or \"none\", got \"" +
+                                  name + "\"");
+}
+
+const char* lm_position_name(LmPosition position) {
+    switch (position) {
+        case LmPosition::learned: return "learned";
+        case LmPosition::sinusoidal: return "sinusoidal";
+        case LmPosition::rotary: return "rotary";
+        case LmPosition::alibi: return "alibi";
+        default: return "none";
+    }
+}
+
 std::vector<std::string> lm_tensor_names(Index layers) {
     static const char* const kBlock[kBlockTensors] = {"ln1.gain", "ln1.bias", "Wq", "bq", "Wk", "bk", "Wv", "bv",
                                                       "Wo", "bo", "ln2.gain", "ln2.bias", "W1", "b1", "W2", "b2"};
@@ -116,11 +137,13 @@ std::vector<std::string> lm_tensor_names(Index layers) {
 TensorShape lm_tensor_shape(const LmConfig& c, Index tensor) {
     const Index d = c.d_model;
     if (tensor == kEmbedding) return {c.vocab, d};
-    if (tensor == kPositions) return {c.context, d};
+    if (tensor == kPositions) return {c.position == LmPosition::learned ? c.context : 0, d};
     const Index final = tensor - lm_final_tensor(c.layers, kLnfGain);
     if (final >= 0) return final == kWout ? TensorShape{d, c.vocab} : TensorShape{1, final == kBout ? c.vocab : d};
     switch (LmBlockTensor((tensor - 2) % kBlockTensors)) {
-        case kWq: case kWk: case kWv: case kWo: return {d, d};
+        case kWq: case kWo: return {d, d};
+        case kWk: case kWv: return {d, c.kv_width()};
+        case kBk: case kBv: return {1, c.kv_width()};
         case kW1: return {d, 4 * d};
         case kB1: return {1, 4 * d};
         case kW2: return {4 * d, d};
@@ -131,8 +154,57 @@ TensorShape lm_tensor_shape(const LmConfig& c, Index tensor) {
 namespace {
 MatD rows_of(const MatD& M, Index b, Index n) { return M.block(b * n, 0, n, M.cols()); }
 
+// What the blocks share: the mask, each head's score bias (ALiBi's), and the
+// turns of rotary positions, for sequences of n rows.
+struct Positions {
+    Mask visible;            // (n, n) causal, then the window and the sinks
+    std::vector<MatD> bias;  // [head] (n, n) -m_h (i - j), or empty
+    Positions(const LmConfig& c, Index n) : visible(n, n) {
+        for (Index i = 0; i < n; ++i)
+            for (Index j = 0; j < n; ++j)
+                visible(i, j) = j <= i && (c.window == 0 || i - j < c.window || j < c.sinks);
+        if (c.position != LmPosition::alibi) return;
+        const Vec slopes = alibi_slopes(c.heads);
+        for (Index h = 0; h < c.heads; ++h) {
+            MatD b(n, n);
+            for (Index i = 0; i < n; ++i)
+                for (Index j = 0; j < n; ++j) b(i, j) = -double(slopes[h]) * double(i - j);
+            bias.push_back(b);
+        }
+    }
+    const MatD* bias_of(Index h) const { return bias.empty() ? nullptr : &bias[size_t(h)]; }
+};
+
+// Rotary positions on the heads of M (rows = sequences * n, heads of width dh side
+// by side): the pair (2i, 2i + 1) of each head of row r turned by
+// sign (r mod n) base^(-2i/dh). sign -1 is its backward (a turn's transpose).
+MatD rotary_heads_reference(const MatD& M, Index n, Index dh, double sign) {
+    MatD out = M;
+    for (Index r = 0; r < M.rows(); ++r)
+        for (Index h = 0; h < M.cols() / dh; ++h)
+            for (Index i = 0; i < dh / 2; ++i) {
+                const double theta = sign * double(r % n) * std::pow(kRotaryBase, -2.0 * double(i) / double(dh));
+                const Index a = h * dh + 2 * i;
+                const double x = M(r, a), y = M(r, a + 1);
+                out(r, a) = x * std::cos(theta) - y * std::sin(theta);
+                out(r, a + 1) = x * std::sin(theta) + y * std::cos(theta);
+            }
+    return out;
+}
+
+// PE(p, 2i) = sin(p / base^(2i/d)), PE(p, 2i + 1) = cos(the same), p < n  -> (n, d)
+MatD sinusoidal_reference(Index n, Index d) {
+    MatD P(n, d);
+    for (Index p = 0; p < n; ++p)
+        for (Index c = 0; c < d; ++c) {
+            const double angle = double(p) / std::pow(10000.0, double(c - c % 2) / double(d));
+            P(p, c) = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        }
+    return P;
+}
+
 struct BlockCache {
-    MatD X, Y1, Q, K, V, Z, H, Y2, U, G;
+    MatD X, Y1, Q, K, V, Z, H, Y2, U, G;  // Q and K after their rotary turns
     std::vector<MatD> weights;  // sequence * heads + head
 };
 
@@ -145,22 +217,27 @@ struct BlockTensors {
 };
 
 // One block: X (rows, d) -> H = X + attention(ln1(X)), then H + MLP(ln2(H));
-// what backward needs is kept in b.
-MatD block_forward_reference(const LmConfig& c, const BlockTensors& W, const MatD& X, const Mask& visible,
+// what backward needs is kept in b. Query head h reads key/value head h kv / heads.
+MatD block_forward_reference(const LmConfig& c, const BlockTensors& W, const MatD& X, const Positions& at, Index n,
                              BlockCache& b) {
-    const Index n = c.context, d = c.d_model, H = c.heads, rows = X.rows(), sequences = rows / n;
+    const Index d = c.d_model, H = c.heads, kv = c.kv(), dh = d / H, rows = X.rows(), sequences = rows / n;
     b.X = X;
     b.Y1 = layer_norm_reference(X, W[kLn1Gain], W[kLn1Bias]);
     b.Q = bias_reference(linear_forward_reference(b.Y1, W[kWq]), W[kBq]);
     b.K = bias_reference(linear_forward_reference(b.Y1, W[kWk]), W[kBk]);
     b.V = bias_reference(linear_forward_reference(b.Y1, W[kWv]), W[kBv]);
+    if (c.position == LmPosition::rotary) {
+        b.Q = rotary_heads_reference(b.Q, n, dh, 1);
+        b.K = rotary_heads_reference(b.K, n, dh, 1);
+    }
     b.Z = MatD(rows, d);
     for (Index s = 0; s < sequences; ++s) {
         std::vector<MatD> parts;
         for (Index h = 0; h < H; ++h) {
+            const Index g = h * kv / H;
             const HeadReference head = attention_head_forward_reference(
-                split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), H, h),
-                split_head_reference(rows_of(b.V, s, n), H, h), visible);
+                split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), kv, g),
+                split_head_reference(rows_of(b.V, s, n), kv, g), at.visible, at.bias_of(h));
             b.weights.push_back(head.weights);
             parts.push_back(head.output);
         }
@@ -177,9 +254,9 @@ MatD block_forward_reference(const LmConfig& c, const BlockTensors& W, const Mat
 
 // Its backward: dX of the block's output -> dX of its input; the block's
 // gradients into g.
-MatD block_backward_reference(const LmConfig& c, const BlockTensors& W, const BlockCache& b, const MatD& dX,
+MatD block_backward_reference(const LmConfig& c, const BlockTensors& W, const BlockCache& b, Index n, const MatD& dX,
                               ParamsD& g) {
-    const Index n = c.context, d = c.d_model, H = c.heads, dh = d / H, rows = dX.rows(), sequences = rows / n;
+    const Index d = c.d_model, H = c.heads, kv = c.kv(), dh = d / H, rows = dX.rows(), sequences = rows / n;
     // X_next = H + M: dH = dX (+ through the MLP), dM = dX
     MatD dG, dU, dY2, dH2, dZ, dY1;
     linear_backward_reference(b.G, W[kW2], dX, dG, W.grad(g, kW2));
@@ -192,18 +269,24 @@ MatD block_backward_reference(const LmConfig& c, const BlockTensors& W, const Bl
     // H = X + O: dX = dH (+ through attention), dO = dH
     linear_backward_reference(b.Z, W[kWo], dH, dZ, W.grad(g, kWo));
     W.grad(g, kBo) = bias_backward_reference(dH);
-    MatD dQ(rows, d), dK(rows, d), dV(rows, d);
+    // a shared key/value head gathers the gradients of every query head reading it
+    MatD dQ(rows, d), dK = MatD::Zero(rows, kv * dh), dV = MatD::Zero(rows, kv * dh);
     for (Index s = 0; s < sequences; ++s)
         for (Index h = 0; h < H; ++h) {
+            const Index k = h * kv / H;
             MatD gq, gk, gv;
             attention_head_backward_reference(
-                split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), H, h),
-                split_head_reference(rows_of(b.V, s, n), H, h), b.weights[size_t(s * H + h)],
+                split_head_reference(rows_of(b.Q, s, n), H, h), split_head_reference(rows_of(b.K, s, n), kv, k),
+                split_head_reference(rows_of(b.V, s, n), kv, k), b.weights[size_t(s * H + h)],
                 split_head_reference(rows_of(dZ, s, n), H, h), gq, gk, gv);
             dQ.block(s * n, h * dh, n, dh) = gq;
-            dK.block(s * n, h * dh, n, dh) = gk;
-            dV.block(s * n, h * dh, n, dh) = gv;
+            dK.block(s * n, k * dh, n, dh) += gk;
+            dV.block(s * n, k * dh, n, dh) += gv;
         }
+    if (c.position == LmPosition::rotary) {  // back through the turns
+        dQ = rotary_heads_reference(dQ, n, dh, -1);
+        dK = rotary_heads_reference(dK, n, dh, -1);
+    }
     MatD dYq, dYk, dYv;
     linear_backward_reference(b.Y1, W[kWq], dQ, dYq, W.grad(g, kWq));
     linear_backward_reference(b.Y1, W[kWk], dK, dYk, W.grad(g, kWk));
@@ -223,12 +306,15 @@ LmReference lm_reference(const LmConfig& c, const ParamsD& p, const TokenIds& to
     const Index n = c.context, d = c.d_model, rows = Index(tokens.size());
     auto last = [&](LmFinalTensor which) { return size_t(lm_final_tensor(c.layers, which)); };
     LmReference out;
-    // X = E[token] + P[position]
-    MatD X = embedding_forward_reference(p[kEmbedding], p[kPositions], tokens);
+    // X = E[token] (+ P[position] for learned or sinusoidal positions)
+    const MatD P = c.position == LmPosition::learned      ? p[kPositions]
+                   : c.position == LmPosition::sinusoidal ? sinusoidal_reference(n, d)
+                                                          : MatD::Zero(n, d);
+    MatD X = embedding_forward_reference(p[kEmbedding], P, tokens);
     std::vector<BlockCache> cache(size_t(c.layers));
-    const Mask visible = attention_mask_reference(n, n, true);
+    const Positions at(c, n);
     for (Index l = 0; l < c.layers; ++l) {
-        X = block_forward_reference(c, BlockTensors{p, l}, X, visible, cache[size_t(l)]);
+        X = block_forward_reference(c, BlockTensors{p, l}, X, at, n, cache[size_t(l)]);
         out.weights.push_back(cache[size_t(l)].weights);
     }
     const MatD Yf = layer_norm_reference(X, p[last(kLnfGain)], p[last(kLnfBias)]);
@@ -245,11 +331,12 @@ LmReference lm_reference(const LmConfig& c, const ParamsD& p, const TokenIds& to
     g[last(kBout)] = bias_backward_reference(dlogits);
     layer_norm_backward_reference(X, p[last(kLnfGain)], dYf, dX, g[last(kLnfGain)], g[last(kLnfBias)]);
     for (Index l = c.layers - 1; l >= 0; --l)
-        dX = block_backward_reference(c, BlockTensors{p, l}, cache[size_t(l)], dX, g);
+        dX = block_backward_reference(c, BlockTensors{p, l}, cache[size_t(l)], n, dX, g);
     g[kEmbedding] = embedding_backward_reference(dX, tokens, c.vocab);
-    g[kPositions] = MatD::Zero(n, d);
-    for (Index r = 0; r < rows; ++r)
-        for (Index k = 0; k < d; ++k) g[kPositions](r % n, k) += dX(r, k);
+    g[kPositions] = MatD::Zero(p[kPositions].rows(), d);
+    if (c.position == LmPosition::learned)
+        for (Index r = 0; r < rows; ++r)
+            for (Index k = 0; k < d; ++k) g[kPositions](r % n, k) += dX(r, k);
     return out;
 }
 

@@ -30,19 +30,32 @@ MatD bias_backward_reference(const MatD& dY);
 MatD residual_reference(const MatD& X, const MatD& F);
 
 // ---- the model -------------------------------------------------------------
+// How the model knows where a token is: a learned table P added to the
+// embeddings, the fixed sinusoidal one, rotary turns of each head's q and k,
+// ALiBi's per-head linear biases on the scores, or nothing but the causal mask.
+enum class LmPosition { learned, sinusoidal, rotary, alibi, none };
+LmPosition lm_position(const std::string& name);  // throws naming the option for another name
+const char* lm_position_name(LmPosition position);
+constexpr double kRotaryBase = 10000;
+
 struct LmConfig {
     Index vocab = 10, context = 6, d_model = 8, heads = 2, layers = 2;
+    LmPosition position = LmPosition::learned;
+    Index kv_heads = 0;         // 0: heads
+    Index window = 0, sinks = 0;  // 0: no window; sinks need one
+    Index kv() const { return kv_heads ? kv_heads : heads; }
+    Index kv_width() const { return kv() * (d_model / heads); }  // the columns of K and V
 };
 // The parameter tensors by name: indices into the model's ParameterStore (and
 // a ParamsD) in store order. The embedding E (vocab, d) and the positions P
-// (context, d); kBlockTensors per block; then the final layer norm and the
+// (context, d; (0, d) unless position is learned); kBlockTensors per block; then the final layer norm and the
 // unembedding. lm_tensor_shape() gives each one's shape, lm_tensor_names() its
 // name ("layer1.Wq", "lnf.gain").
 constexpr Index kEmbedding = 0, kPositions = 1;
 enum LmBlockTensor : Index {
     kLn1Gain, kLn1Bias,    // (1, d)
-    kWq, kBq, kWk, kBk,    // (d, d), (1, d)
-    kWv, kBv, kWo, kBo,    // (d, d), (1, d)
+    kWq, kBq, kWk, kBk,    // (d, d), (1, d); Wk (d, kv_width), bk (1, kv_width)
+    kWv, kBv, kWo, kBo,    // Wv (d, kv_width), bv (1, kv_width); (d, d), (1, d)
     kLn2Gain, kLn2Bias,    // (1, d)
     kW1, kB1,              // (d, 4d), (1, 4d)
     kW2, kB2,              // (4d, d), (1, d)
@@ -67,7 +80,9 @@ struct LmReference {
     MatD logits;                               // (rows, vocab)
     std::vector<std::vector<MatD>> weights;    // [layer][sequence * heads + head] (n, n)
 };
-// tokens, targets: (sequences * context); target -1: no loss at that row.
+// tokens, targets: (sequences * n), n = config.context; target -1: no loss at that row.
+// Positions run 0 .. n - 1 in each sequence (with sinusoidal, rotary, alibi or
+// none, n may pass the context the model was trained at).
 // grads (if not null) receives dloss/dparam, same shapes as params.
 LmReference lm_reference(const LmConfig& config, const ParamsD& params, const TokenIds& tokens,
                          const TokenIds& targets, ParamsD* grads);

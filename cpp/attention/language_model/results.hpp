@@ -25,6 +25,11 @@ struct LanguageModelOptions {
     double warmup = 50;                 // steps of linear learning-rate warm-up, integer >= 0
     double clip = 1;                    // global gradient norm clip, finite and >= 0 (0: off)
     double min_count = 1;               // characters seen fewer times fold into the unknown token, integer >= 1
+    // As attention is run today (model.hpp, "Positions, shared keys, windows"):
+    std::string position = "learned";   // "learned", "sinusoidal", "rotary", "alibi" or "none"
+    double kv_heads = 0;                // key/value heads, divides heads (0: heads, one per query head)
+    double window = 0;                  // a query sees the last `window` keys, itself included (0: all), <= context
+    double sinks = 0;                   // and the first `sinks` keys always (needs a window), <= context
 };
 
 struct LmStep {
@@ -36,6 +41,7 @@ struct LmEvaluation {
     double loss;          // held-out mean cross-entropy per predicted token (nats)
     double unigram_loss;  // the same targets under the training unigram frequencies, add-one smoothed
     double tokens;        // held-out targets counted
+    double length = 0;    // evaluate_texts: the longest window read (positions)
 };
 struct NextTokens {
     std::vector<std::string> tokens;  // the most likely next tokens, most likely first (at most 20)
@@ -53,6 +59,9 @@ struct GenerateOptions {
     double top_p = 1;          // then the fewest most likely reaching this probability, in (0, 1] (1: all)
     double min_p = 0;          // then those at least min_p times as likely as the first, in [0, 1] (0: all)
     double seed = 1;           // integer in [0, 2^53]
+    // the positions rotary and alibi read a cached key at: "absolute" (the token's own) or
+    // "slot" (renumbered 0, 1, ... in the cache, as StreamingLLM does; rotary and alibi only)
+    std::string cache_positions = "absolute";
 };
 // One token through the key-value cache, in a generation begun by
 // begin_generation(): the query row it adds to every head's causal map and
@@ -74,7 +83,8 @@ struct DecodeStep {
     double uncached_multiply_adds;      // this token recomputing positions 0..t
     double attention_cached;            // of these, one layer's attention with the cache: a.cached
     double attention_uncached;          // and without it: a.uncached
-    double cache_numbers;               // K and V kept after it: 2 L (t + 1) d
+    double cache_numbers;               // K and V kept after it: 2 L entries kv_heads d_head
+    double cache_entries;               // the positions the cache holds: t + 1, at most sinks + window
     std::string next;                   // the token sampled to follow ("" once done)
     bool done;                          // the boundary was sampled, or the context is full
     double prefill_multiply_adds, decode_multiply_adds;  // the generation's prefill; its decode steps so far
@@ -87,6 +97,8 @@ struct VocabularyInfo {
 };
 struct LmInfo {
     double parameters, vocab, tokens_per_step, steps;
+    std::string position;             // as the options name it
+    double kv_heads, window, sinks;   // kv_heads as used (heads when the option was 0)
 };
 
 }  // namespace attn::train

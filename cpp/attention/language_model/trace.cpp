@@ -56,9 +56,12 @@ Trace trace(LanguageModel& model, const std::string& text, const TraceOptions& o
     const ParameterStore& store = model.parameters();
     // the model's layers, for one sequence of m rows
     const Embedding embedding{vocab, d, m};
-    const MultiHeadAttention attention{m, d, heads, true};
-    const Linear qkv{d, d}, out_map{d, d}, up{d, 4 * d}, down{4 * d, d}, unembed{d, vocab};
-    const Bias bias_d{d}, bias_4d{4 * d}, bias_vocab{vocab};
+    const MultiHeadAttention attention = model.attention_layer(m);
+    const Index kvw = c.kv_width();
+    const bool rotary = c.position == LmPosition::rotary;
+    const Rotary turn_q = model.rotary_layer(d, m), turn_k = model.rotary_layer(kvw, m);
+    const Linear qkv{d, d}, kv_map{d, kvw}, out_map{d, d}, up{d, 4 * d}, down{4 * d, d}, unembed{d, vocab};
+    const Bias bias_d{d}, bias_kv{kvw}, bias_4d{4 * d}, bias_vocab{vocab};
     const LayerNorm layer_norm{d};
     Trace out;
     for (std::int32_t t : seq) out.tokens.push_back(model.token_text(t));
@@ -76,7 +79,7 @@ Trace trace(LanguageModel& model, const std::string& text, const TraceOptions& o
         if (o.layer_norm) layer_norm.forward(m, in.data(), gain, bias, y.data(), mean.data(), rstd.data());
         else y = in;
     };
-    embedding.forward(m, seq.data(), store.value(kEmbedding), store.value(kPositions), X.data());
+    embedding.forward(m, seq.data(), store.value(kEmbedding), model.position_table(), X.data());
     record("embedding", 0, X, d);
     for (Index l = 0; l < layers; ++l) {
         auto W = [&](LmBlockTensor k) { return store.value(lm_tensor(l, k)); };
@@ -84,8 +87,9 @@ Trace trace(LanguageModel& model, const std::string& text, const TraceOptions& o
         norm(X, W(kLn1Gain), W(kLn1Bias), Y);
         record("ln1", l + 1, Y, d);
         qkv.forward(m, Y.data(), W(kWq), Q.data()), bias_d.forward(m, W(kBq), Q.data());
-        qkv.forward(m, Y.data(), W(kWk), K.data()), bias_d.forward(m, W(kBk), K.data());
-        qkv.forward(m, Y.data(), W(kWv), V.data()), bias_d.forward(m, W(kBv), V.data());
+        kv_map.forward(m, Y.data(), W(kWk), K.data()), bias_kv.forward(m, W(kBk), K.data());
+        kv_map.forward(m, Y.data(), W(kWv), V.data()), bias_kv.forward(m, W(kBv), V.data());
+        if (rotary) turn_q.forward(m, Q.data()), turn_k.forward(m, K.data());
         attention.forward(1, nullptr, Q.data(), K.data(), V.data(), A.data(), Z.data());
         out_map.forward(m, Z.data(), W(kWo), F.data()), bias_d.forward(m, W(kBo), F.data());
         record("attention", l + 1, F, d);

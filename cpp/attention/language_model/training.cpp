@@ -23,17 +23,20 @@ void LanguageModel::forward(Index sequences, Index length, const std::int32_t* t
     length_ = length;
     embedding_.length = length;
     attention_.length = length;
+    rotary_q_.length = rotary_k_.length = length;
+    const bool rotary = config_.position == LmPosition::rotary;
     const Index rows = sequences * length, d = d_;
     float* X = blocks_[0].X;
-    embedding_.forward(rows, tokens, store_.value(kEmbedding), store_.value(kPositions), X);  // X = E[token] + P[position]
+    embedding_.forward(rows, tokens, store_.value(kEmbedding), position_table(), X);  // X = E[token] (+ P[position])
     for (Index l = 0; l < layers_; ++l) {
         Block& b = blocks_[size_t(l)];
         auto W = [&](LmBlockTensor k) { return store_.value(lm_tensor(l, k)); };
         // H = X + Attn(LN1(X))
         norm_.forward(rows, b.X, W(kLn1Gain), W(kLn1Bias), b.Y1, b.mean1, b.rstd1);
         qkv_.forward(rows, b.Y1, W(kWq), b.Q), bias_d_.forward(rows, W(kBq), b.Q);
-        qkv_.forward(rows, b.Y1, W(kWk), b.K), bias_d_.forward(rows, W(kBk), b.K);
-        qkv_.forward(rows, b.Y1, W(kWv), b.V), bias_d_.forward(rows, W(kBv), b.V);
+        kv_proj_.forward(rows, b.Y1, W(kWk), b.K), bias_kv_.forward(rows, W(kBk), b.K);
+        kv_proj_.forward(rows, b.Y1, W(kWv), b.V), bias_kv_.forward(rows, W(kBv), b.V);
+        if (rotary) rotary_q_.forward(rows, b.Q), rotary_k_.forward(rows, b.K);  // Q and K kept turned
         attention_.forward(sequences, nullptr, b.Q, b.K, b.V, b.A, b.Z);
         out_.forward(rows, b.Z, W(kWo), b.H), bias_d_.forward(rows, W(kBo), b.H);
         Residual::forward(rows * d, b.X, b.H, b.H);
@@ -102,17 +105,18 @@ void LanguageModel::backward(Index sequences, const std::int32_t* tokens) {
         zero(dZ_, rows * d);
         out_.backward(rows, b.Z, W(kWo), dX_, dW(kWo), dZ_);
         attention_.backward(sequences, b.Q, b.K, b.V, b.A, dZ_, dQ_, dK_, dV_, scratch_);
+        if (config_.position == LmPosition::rotary) rotary_q_.backward(rows, dQ_), rotary_k_.backward(rows, dK_);
         bias_d_.backward(rows, dQ_, dW(kBq));
-        bias_d_.backward(rows, dK_, dW(kBk));
-        bias_d_.backward(rows, dV_, dW(kBv));
+        bias_kv_.backward(rows, dK_, dW(kBk));
+        bias_kv_.backward(rows, dV_, dW(kBv));
         zero(dY_, rows * d);
         qkv_.backward(rows, b.Y1, W(kWq), dQ_, dW(kWq), dY_);
-        qkv_.backward(rows, b.Y1, W(kWk), dK_, dW(kWk), dY_);
-        qkv_.backward(rows, b.Y1, W(kWv), dV_, dW(kWv), dY_);                           // dY1
+        kv_proj_.backward(rows, b.Y1, W(kWk), dK_, dW(kWk), dY_);
+        kv_proj_.backward(rows, b.Y1, W(kWv), dV_, dW(kWv), dY_);                        // dY1
         norm_.backward(rows, b.X, W(kLn1Gain), b.mean1, b.rstd1, dY_, dW(kLn1Gain), dW(kLn1Bias), dX_);  // dX_ is now dX
     }
     embedding_.backward(rows, tokens, dX_, store_.grad(kEmbedding));
-    embedding_.backward_positions(rows, dX_, store_.grad(kPositions));
+    if (config_.position == LmPosition::learned) embedding_.backward_positions(rows, dX_, store_.grad(kPositions));
 }
 
 double LanguageModel::compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets) {
@@ -145,7 +149,8 @@ LmStep LanguageModel::step(double n, std::vector<double>* losses) {
     decoding_.live = false;  // the cache holds keys and values of the old weights
     // multiply-adds of one step: forward, and backward about twice that
     const double d = double(d_), rows = double(batch_ * n_);
-    const double work = 3 * (rows * (double(layers_) * 12 * d * d + d * double(vocab_)) +
+    const double kvw = double(config_.kv_width());
+    const double work = 3 * (rows * (double(layers_) * (10 * d * d + 2 * d * kvw) + d * double(vocab_)) +
                              double(layers_) * 2 * double(batch_) * double(n_) * double(n_) * d);
     if (!(work * n <= kMaxWork)) require_work(work * n, std::to_string(Index(n)) + " training steps");
     if (losses) losses->resize(size_t(n));
@@ -180,6 +185,62 @@ LmEvaluation LanguageModel::evaluate() {
     return {total / counted, unigram_loss_, counted};
 }
 
+void LanguageModel::reserve_length(Index length) {
+    if (length <= length_cap_) return;
+    const double floats = 4 * double(store_.total()) + arena_floats(length);
+    if (!(floats <= kMaxFloats))
+        fail("reading " + std::to_string(length) + " positions needs " + number(std::ceil(floats * 4 / 1048576)) +
+                 " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) + " MB",
+             Code::out_of_memory);
+    carve_arena(length);
+}
+
+LmEvaluation LanguageModel::evaluate_texts(const std::vector<std::string>& texts, double length_option) {
+    divergence_.require_none();
+    const Index length = integer_option(length_option, "length", 1, double(4 * n_));
+    if (config_.position == LmPosition::learned && length > n_)
+        fail_argument("length", "learned positions are a table of context = " + std::to_string(n_) +
+                                    " rows: they cannot read " + std::to_string(length) +
+                                    " positions (sinusoidal, rotary, alibi and none positions read up to 4 context)");
+    require_argument(!texts.empty(), "texts", "texts must hold at least one text");
+    // [0] + text + [0] for each text, joined: one stream of tokens
+    std::vector<std::int32_t> stream(1, kBoundary);
+    for (size_t i = 0; i < texts.size(); ++i) {
+        for (std::int32_t t : encode(texts[i], "texts[" + std::to_string(i) + "]")) stream.push_back(t);
+        stream.push_back(kBoundary);
+    }
+    reserve_length(length);
+    // the unigram model of encode_texts(), for the same targets
+    std::vector<double> unigram(size_t(vocab_), 1.0);
+    for (std::int32_t t : train_tokens_) unigram[size_t(t)] += 1;
+    unigram[0] -= double(train_start_.size() - 1);  // each text's opening boundary is no target
+    double unigram_total = 0;
+    for (double c : unigram) unigram_total += c;
+    // windows of `length` targets (the last one shorter), as many at once as the buffers hold
+    const Index targets = Index(stream.size()) - 1, windows = (targets + length - 1) / length;
+    const Index at_once = std::max<Index>(1, std::min({batch_ * n_ / length, rows_cap_ / length,
+                                                       a_cap_ / (heads_ * length * length)}));
+    double total = 0, counted = 0, unigram_sum = 0;
+    for (Index first = 0; first < windows; first += at_once) {
+        const Index count = std::min(at_once, windows - first);
+        for (Index w = 0; w < count; ++w)
+            for (Index k = 0; k < length; ++k) {
+                const Index i = (first + w) * length + k;  // the position in the stream
+                const bool real = i < targets;
+                tokens_[size_t(w * length + k)] = real ? stream[size_t(i)] : kBoundary;
+                targets_[size_t(w * length + k)] = real ? stream[size_t(i) + 1] : -1;
+                if (real) unigram_sum -= log_det(unigram[size_t(stream[size_t(i) + 1])] / unigram_total);
+            }
+        forward(count, length, tokens_.data(), targets_.data());
+        total += loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_) * double(kept_);
+        counted += double(kept_);
+    }
+    if (!std::isfinite(total)) divergence_.found(steps_);
+    LmEvaluation out{total / counted, unigram_sum / counted, counted};
+    out.length = double(std::min(length, targets));
+    return out;
+}
+
 GradientCheck LanguageModel::gradient_check(Index per_tensor) const {
     divergence_.require_none();
     // one sequence of at most 6 positions: the first training text's first tokens,
@@ -194,7 +255,7 @@ GradientCheck LanguageModel::gradient_check(Index per_tensor) const {
     LmConfig config = config_;
     config.context = length;
     ParamsD params = parameters_double();
-    params[kPositions] = MatD(params[kPositions].topRows(length));
+    if (config_.position == LmPosition::learned) params[kPositions] = MatD(params[kPositions].topRows(length));
     // entries: every one, or `per_tensor` spread evenly over each tensor
     std::vector<std::pair<Index, Index>> entries;
     for (Index t = 0; t < Index(params.size()); ++t) {

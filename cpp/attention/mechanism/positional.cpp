@@ -13,16 +13,17 @@ static void check(Index n, Index d, Scalar base) {
 
 Mat positional_encoding(Index n, Index d, Scalar base) {
     check(n, d, base);
-    // inverse frequency of each sin/cos pair, in double for accuracy at large p
-    Eigen::VectorXd inv((d + 1) / 2);
-    for (Index i = 0; i < inv.size(); ++i) inv(i) = std::pow(double(base), -2.0 * double(i) / double(d));
     Mat pe(n, d);
-    for (Index p = 0; p < n; ++p)
-        for (Index c = 0; c < d; ++c) {
-            const double angle = double(p) * inv(c / 2);
-            pe(p, c) = Scalar(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
-        }
+    for (Index p = 0; p < n; ++p) positional_encoding_row(p, d, base, pe.row(p).data());
     return pe;
+}
+
+void positional_encoding_row(Index p, Index d, Scalar base, float* out) {
+    for (Index c = 0; c < d; ++c) {
+        // the pair's inverse frequency and the angle in double, for accuracy at large p
+        const double angle = double(p) * std::pow(double(base), -2.0 * double(c / 2) / double(d));
+        out[c] = Scalar(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+    }
 }
 
 Mat positional_encoding_reference(Index n, Index d, Scalar base) {

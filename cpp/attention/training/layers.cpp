@@ -11,8 +11,12 @@ namespace attn::train {
 void Embedding::forward(Index rows, const std::int32_t* tokens, const float* E, const float* PE, float* X) const {
     for (Index r = 0; r < rows; ++r) {
         const float* e = E + Index(tokens[r]) * d_model;
-        const float* pe = PE + (r % length) * d_model;
         float* x = X + r * d_model;
+        if (!PE) {
+            for (Index c = 0; c < d_model; ++c) x[c] = e[c];
+            continue;
+        }
+        const float* pe = PE + (r % length) * d_model;
         for (Index c = 0; c < d_model; ++c) x[c] = e[c] + pe[c];
     }
 }
@@ -133,49 +137,53 @@ void Linear::backward(Index rows, const float* X, const float* W, const float* d
 
 void MultiHeadAttention::forward(Index sequences, const Index* valid, const float* Q, const float* K, const float* V,
                                  float* A, float* Z) const {
-    const Index n = length, d = d_model, dh = d_head();
+    const Index n = length, d = d_model, dh = d_head(), dk = kv_width();
     const float scale = float(1.0 / std::sqrt(double(dh)));
     const float kNegInf = -std::numeric_limits<float>::infinity();
     zero(Z, sequences * n * d);
     for (Index b = 0; b < sequences; ++b) {
         const Index keys = valid ? valid[b] : n;
         for (Index h = 0; h < heads; ++h) {
-            const Index at = b * n * d + h * dh;  // (row 0 of sequence b, column 0 of head h)
+            const Index at = b * n * d + h * dh;                  // (row 0 of sequence b, column 0 of head h)
+            const Index kv_at = b * n * dk + (h * kv() / heads) * dh;  // the same of its key/value head
             float* S = A + (b * heads + h) * n * n;  // (n, n): scores, then weights in place
-            // 1. scores Q_h K_h^T, scaled
+            // 1. scores Q_h K_g^T, scaled
             zero(S, n * n);
-            matmul_nt_acc(n, n, dh, Q + at, d, K + at, d, S, n);
-            // 2. mask, then softmax row by row
+            matmul_nt_acc(n, n, dh, Q + at, d, K + kv_at, dk, S, n);
+            // 2. the linear bias, the mask, then softmax row by row
             for (Index i = 0; i < n; ++i) {
                 float* s = S + i * n;
-                for (Index j = 0; j < n; ++j)
-                    s[j] = (j < keys && (!causal || j <= i)) ? s[j] * scale : kNegInf;
+                for (Index j = 0; j < n; ++j) {
+                    const bool seen = j < keys && visible(i, j);
+                    s[j] = !seen ? kNegInf : slopes ? s[j] * scale - slopes[h] * float(i - j) : s[j] * scale;
+                }
                 softmax_row(s, n);
             }
-            // 3. Z_h = A_h V_h
-            matmul_acc(n, dh, n, S, n, V + at, d, Z + at, d);
+            // 3. Z_h = A_h V_g
+            matmul_acc(n, dh, n, S, n, V + kv_at, dk, Z + at, d);
         }
     }
 }
 
 void MultiHeadAttention::backward(Index sequences, const float* Q, const float* K, const float* V, const float* A,
                                   const float* dZ, float* dQ, float* dK, float* dV, float* scratch) const {
-    const Index n = length, d = d_model, dh = d_head();
+    const Index n = length, d = d_model, dh = d_head(), dk = kv_width();
     const float scale = float(1.0 / std::sqrt(double(dh)));
     zero(dQ, sequences * n * d);
-    zero(dK, sequences * n * d);
-    zero(dV, sequences * n * d);
+    zero(dK, sequences * n * dk);
+    zero(dV, sequences * n * dk);
     for (Index b = 0; b < sequences; ++b)
         for (Index h = 0; h < heads; ++h) {
             const Index at = b * n * d + h * dh;
+            const Index kv_at = b * n * dk + (h * kv() / heads) * dh;
             const float* W = A + (b * heads + h) * n * n;  // (n, n) the weights
             float* dS = scratch;                             // (n, n) dA, then dS in place
-            // 1. dA = dZ_h V_h^T;  dV_h += A^T dZ_h
+            // 1. dA = dZ_h V_g^T;  dV_g += A^T dZ_h (a shared head gathers every query head's)
             zero(dS, n * n);
-            matmul_nt_acc(n, n, dh, dZ + at, d, V + at, d, dS, n);
-            matmul_tn_acc(n, dh, n, W, n, dZ + at, d, dV + at, d);
+            matmul_nt_acc(n, n, dh, dZ + at, d, V + kv_at, dk, dS, n);
+            matmul_tn_acc(n, dh, n, W, n, dZ + at, d, dV + kv_at, dk);
             // 2. through softmax: dS_ij = A_ij (dA_ij - sum_k dA_ik A_ik), then the scale.
-            //    A masked entry has A_ij = 0, so its gradient is exactly 0.
+            //    A masked entry has A_ij = 0, so its gradient is exactly 0; the bias is constant.
             for (Index i = 0; i < n; ++i) {
                 const float* w = W + i * n;
                 float* g = dS + i * n;
@@ -183,10 +191,52 @@ void MultiHeadAttention::backward(Index sequences, const float* Q, const float* 
                 for (Index j = 0; j < n; ++j) c += g[j] * w[j];
                 for (Index j = 0; j < n; ++j) g[j] = w[j] * (g[j] - c) * scale;
             }
-            // 3. dQ_h += dS K_h;  dK_h += dS^T Q_h
-            matmul_acc(n, dh, n, dS, n, K + at, d, dQ + at, d);
-            matmul_tn_acc(n, dh, n, dS, n, Q + at, d, dK + at, d);
+            // 3. dQ_h += dS K_g;  dK_g += dS^T Q_h
+            matmul_acc(n, dh, n, dS, n, K + kv_at, dk, dQ + at, d);
+            matmul_tn_acc(n, dh, n, dS, n, Q + at, d, dK + kv_at, dk);
         }
+}
+
+namespace {
+// the pairs of every head of row x turned by the angles whose cos and sin are c and s (d_head / 2 each);
+// sign -1 turns them back
+void turn_row(float* x, Index cols, Index dh, const float* c, const float* s, float sign) {
+    for (Index h = 0; h < cols; h += dh)
+        for (Index i = 0; i < dh / 2; ++i) {
+            const float a = x[h + 2 * i], b = x[h + 2 * i + 1], sn = sign * s[i];
+            x[h + 2 * i] = a * c[i] - b * sn;
+            x[h + 2 * i + 1] = a * sn + b * c[i];
+        }
+}
+}  // namespace
+
+void rotary_turn(float* x, Index cols, Index d_head, const float* cos, const float* sin) {
+    turn_row(x, cols, d_head, cos, sin, 1.0f);
+}
+
+void Rotary::forward(Index rows, float* X) const {
+    const Index half = d_head / 2;
+    for (Index r = 0; r < rows; ++r)
+        turn_row(X + r * cols, cols, d_head, cos + (r % length) * half, sin + (r % length) * half, 1.0f);
+}
+
+void Rotary::backward(Index rows, float* dX) const {
+    const Index half = d_head / 2;
+    for (Index r = 0; r < rows; ++r)
+        turn_row(dX + r * cols, cols, d_head, cos + (r % length) * half, sin + (r % length) * half, -1.0f);
+}
+
+void rotary_angles_row(Index position, Index d_head, double base, float* cos, float* sin) {
+    for (Index i = 0; i < d_head / 2; ++i) {
+        const double theta = double(position) * std::pow(base, -2.0 * double(i) / double(d_head));
+        cos[i] = float(std::cos(theta));
+        sin[i] = float(std::sin(theta));
+    }
+}
+
+void rotary_tables(Index positions, Index d_head, double base, float* cos, float* sin) {
+    const Index half = d_head / 2;
+    for (Index p = 0; p < positions; ++p) rotary_angles_row(p, d_head, base, cos + p * half, sin + p * half);
 }
 
 double SoftmaxCrossEntropy::forward_backward(Index rows, const float* logits, const std::int32_t* targets,

@@ -18,7 +18,7 @@ namespace attn::train {
 // Tokens -> X = E[token] + PE[position]. PE is fixed (not learned).
 struct Embedding {
     Index vocab, d_model, length;
-    // tokens: (rows), each in [0, vocab)   E: (vocab, d_model)   PE: (length, d_model)
+    // tokens: (rows), each in [0, vocab)   E: (vocab, d_model)   PE: (length, d_model) or null (none)
     // -> X: (rows, d_model), row r gets position r % length
     void forward(Index rows, const std::int32_t* tokens, const float* E, const float* PE, float* X) const;
     // dE (vocab, d_model) += dX (rows, d_model) scattered to each row's token; PE gets none
@@ -81,28 +81,58 @@ struct Linear {
 };
 
 // Multi-head scaled dot-product attention over each sequence of a batch:
-// head h reads columns [h d_head, (h + 1) d_head) of Q, K, V (the split is a
-// strided view) and writes the same columns of Z (the concatenation), so the
-// split and concat cost nothing and their backward is the same view.
-//   S_h = Q_h K_h^T / sqrt(d_head), masked;  A_h = softmax(S_h) by rows;  Z_h = A_h V_h
+// head h reads columns [h d_head, (h + 1) d_head) of Q and those of key/value
+// head g = h kv_heads / heads of K and V (the split is a strided view) and
+// writes the same columns of Z (the concatenation), so the split and concat
+// cost nothing and their backward is the same view.
+//   S_h = Q_h K_g^T / sqrt(d_head) - slope_h (i - j), masked;  A_h = softmax(S_h) by rows;  Z_h = A_h V_g
 // Masks: key j is visible to query i when j < valid[sequence] (padding; all
-// keys if valid is null) and, if causal, j <= i. A masked entry has weight 0
-// and gets exactly 0 gradient; a query with no visible key gets a zero row.
+// keys if valid is null), if causal j <= i, and with a window i - j < window
+// or j < sinks. A masked entry has weight 0 and gets exactly 0 gradient; a
+// query with no visible key gets a zero row.
 struct MultiHeadAttention {
     Index length, d_model, heads;
     bool causal = false;
+    Index kv_heads = 0;               // 0: heads (one key/value head per query head)
+    Index window = 0, sinks = 0;      // 0: no window
+    const float* slopes = nullptr;    // (heads) ALiBi's slopes, or null: no bias
 
     Index d_head() const { return d_model / heads; }
-    // Q, K, V: (rows, d_model)   valid: (sequences) or null
+    Index kv() const { return kv_heads ? kv_heads : heads; }
+    Index kv_width() const { return kv() * d_head(); }
+    bool visible(Index i, Index j) const {
+        return (!causal || j <= i) && (window == 0 || i - j < window || j < sinks);
+    }
+    // Q: (rows, d_model)   K, V: (rows, kv_width)   valid: (sequences) or null
     // -> A: (sequences, heads, length, length) the weights, kept for backward and for the page
     // -> Z: (rows, d_model)
     void forward(Index sequences, const Index* valid, const float* Q, const float* K, const float* V, float* A,
                  float* Z) const;
-    // dZ: (rows, d_model) -> dQ, dK, dV: (rows, d_model), overwritten
+    // dZ: (rows, d_model) -> dQ: (rows, d_model), dK, dV: (rows, kv_width), overwritten
     // scratch: (length, length)
     void backward(Index sequences, const float* Q, const float* K, const float* V, const float* A, const float* dZ,
                   float* dQ, float* dK, float* dV, float* scratch) const;
 };
+
+// Rotary positions (mechanism/rotary.hpp) on the heads of a (rows, cols)
+// matrix of sequences of `length` rows: in each head of width d_head, the
+// pair (2i, 2i + 1) of row r turns by (r % length) base^(-2i/d_head), from
+// tables of cos and sin (positions, d_head / 2) made by rotary_tables().
+struct Rotary {
+    Index cols, d_head, length;
+    const float *cos, *sin;
+    // X: (rows, cols), turned in place
+    void forward(Index rows, float* X) const;
+    // dX: (rows, cols), turned back in place (each turn's transpose)
+    void backward(Index rows, float* dX) const;
+};
+// cos, sin: (positions, d_head / 2) of the angles p base^(-2i/d_head), each from
+// its formula in double, rounded once
+void rotary_tables(Index positions, Index d_head, double base, float* cos, float* sin);
+// one position's row of them: cos, sin (d_head / 2)
+void rotary_angles_row(Index position, Index d_head, double base, float* cos, float* sin);
+// x (cols): the pairs of each head of width d_head turned by the angles whose cos and sin are given (d_head / 2)
+void rotary_turn(float* x, Index cols, Index d_head, const float* cos, const float* sin);
 
 // Mean softmax cross-entropy of logits against target classes; rows whose
 // target is negative (padding) are left out of the mean and get no gradient.

@@ -63,7 +63,8 @@ Mask attention_mask_reference(Index n, Index valid, bool causal) {
     return m;
 }
 
-HeadReference attention_head_forward_reference(const MatD& Q, const MatD& K, const MatD& V, const Mask& visible) {
+HeadReference attention_head_forward_reference(const MatD& Q, const MatD& K, const MatD& V, const Mask& visible,
+                                               const MatD* bias) {
     const Index n = Q.rows(), m = K.rows(), dh = Q.cols();
     const double scale = 1 / std::sqrt(double(dh));
     HeadReference r{MatD(n, m), MatD::Zero(n, m), MatD::Zero(n, V.cols())};
@@ -72,7 +73,8 @@ HeadReference attention_head_forward_reference(const MatD& Q, const MatD& K, con
         for (Index j = 0; j < m; ++j) {
             double s = 0;
             for (Index c = 0; c < dh; ++c) s += Q(i, c) * K(j, c);
-            r.scores(i, j) = visible(i, j) ? s * scale : -std::numeric_limits<double>::infinity();
+            r.scores(i, j) = visible(i, j) ? s * scale + (bias ? (*bias)(i, j) : 0.0)
+                                           : -std::numeric_limits<double>::infinity();
             top = std::max(top, r.scores(i, j));
         }
         if (std::isinf(top)) continue;  // nothing visible: a zero row

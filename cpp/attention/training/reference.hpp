@@ -42,7 +42,9 @@ struct HeadReference {
     MatD output;   // (n, d_head) weights V
 };
 // one head of one sequence: Q, K, V: (n, d_head)   visible: (n, n)
-HeadReference attention_head_forward_reference(const MatD& Q, const MatD& K, const MatD& V, const Mask& visible);
+// bias (if given): (n, m) added to the scaled scores before the mask (ALiBi's distances)
+HeadReference attention_head_forward_reference(const MatD& Q, const MatD& K, const MatD& V, const Mask& visible,
+                                               const MatD* bias = nullptr);
 // weights: (n, n) from forward   dZ: (n, d_head) -> dQ, dK, dV: (n, d_head)
 void attention_head_backward_reference(const MatD& Q, const MatD& K, const MatD& V, const MatD& weights,
                                        const MatD& dZ, MatD& dQ, MatD& dK, MatD& dV);
