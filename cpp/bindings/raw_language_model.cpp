@@ -57,7 +57,8 @@ val next_tokens(const train::NextTokens& t) {
 }
 
 // { token, position, rows: [layer][head] Float32Array(t + 1), cachedMultiplyAdds, uncachedMultiplyAdds,
-//   attention: { cached, uncached } (one layer's), cacheNumbers, prefillMultiplyAdds, decodeMultiplyAdds, next, done,
+//   attention: { cached, uncached } (one layer's), cacheNumbers, cacheEntries, prefillMultiplyAdds, decodeMultiplyAdds,
+//   next, done,
 //   kept: { tokens, probabilities } }
 val decode_step(const train::DecodeStep& s) {
     val rows = val::array();
@@ -70,7 +71,8 @@ val decode_step(const train::DecodeStep& s) {
     return object_of("token", s.token, "position", s.position, "rows", rows,
                      "cachedMultiplyAdds", s.cached_multiply_adds, "uncachedMultiplyAdds", s.uncached_multiply_adds,
                      "attention", object_of("cached", s.attention_cached, "uncached", s.attention_uncached),
-                     "cacheNumbers", s.cache_numbers, "prefillMultiplyAdds", s.prefill_multiply_adds,
+                     "cacheNumbers", s.cache_numbers, "cacheEntries", s.cache_entries,
+                     "prefillMultiplyAdds", s.prefill_multiply_adds,
                      "decodeMultiplyAdds", s.decode_multiply_adds, "next", s.next, "done", s.done,
                      "kept", next_tokens(s.kept));
 }
@@ -100,6 +102,8 @@ const NumberFields<LanguageModelOptions> kModelFields = {
     {"seed", &LanguageModelOptions::seed}, {"batch", &LanguageModelOptions::batch},
     {"learningRate", &LanguageModelOptions::learning_rate}, {"warmup", &LanguageModelOptions::warmup},
     {"clip", &LanguageModelOptions::clip}, {"minCount", &LanguageModelOptions::min_count},
+    {"kvHeads", &LanguageModelOptions::kv_heads}, {"window", &LanguageModelOptions::window},
+    {"sinks", &LanguageModelOptions::sinks},
 };
 
 // { texts, heldOut, and the sizes and rates given } -> { handle, options: every size and rate as used }
@@ -109,8 +113,10 @@ val raw_lm_create(val o) {
         options.texts = to_strings(o["texts"]);
         options.held_out = to_strings(o["heldOut"]);
         read_fields(options, o, kModelFields);
-        return created(models().add(LiveModel{std::make_unique<LanguageModel>(options), {}, {}}),
-                       fields_of(options, kModelFields));
+        if (!o["position"].isUndefined()) options.position = o["position"].as<std::string>();
+        val used = fields_of(options, kModelFields);
+        used.set("position", options.position);
+        return created(models().add(LiveModel{std::make_unique<LanguageModel>(options), {}, {}}), used);
     });
 }
 
@@ -121,7 +127,13 @@ val raw_lm_step(val o) {
     });
 }
 
-val raw_lm_evaluate(val o) { return guarded([&] { return val(model_of(o).evaluate()); }); }
+// {} -> the held-out texts' loss; { texts, length } -> those texts read in windows of length positions
+val raw_lm_evaluate(val o) {
+    return guarded([&] {
+        if (o["length"].isUndefined()) return val(model_of(o).evaluate());
+        return val(model_of(o).evaluate_texts(to_strings(o["texts"]), o["length"].as<double>()));
+    });
+}
 
 val raw_lm_next(val o) {
     return guarded([&] {

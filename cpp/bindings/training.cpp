@@ -63,11 +63,13 @@ void declare_language_model_types() {
         .field("topK", &attn::train::GenerateOptions::top_k)
         .field("topP", &attn::train::GenerateOptions::top_p)
         .field("minP", &attn::train::GenerateOptions::min_p)
-        .field("seed", &attn::train::GenerateOptions::seed);
+        .field("seed", &attn::train::GenerateOptions::seed)
+        .field("cachePositions", &attn::train::GenerateOptions::cache_positions);
     value_object<attn::train::LmEvaluation>("LanguageModelEvaluation")
         .field("loss", &attn::train::LmEvaluation::loss)
         .field("unigramLoss", &attn::train::LmEvaluation::unigram_loss)
-        .field("tokens", &attn::train::LmEvaluation::tokens);
+        .field("tokens", &attn::train::LmEvaluation::tokens)
+        .field("length", &attn::train::LmEvaluation::length);
     value_object<attn::train::HalfScore>("LanguageModelHalfScore")
         .field("loss", &attn::train::HalfScore::loss)
         .field("accuracy", &attn::train::HalfScore::accuracy)
@@ -84,7 +86,11 @@ void declare_language_model_types() {
         .field("parameters", &attn::train::LmInfo::parameters)
         .field("vocab", &attn::train::LmInfo::vocab)
         .field("tokensPerStep", &attn::train::LmInfo::tokens_per_step)
-        .field("steps", &attn::train::LmInfo::steps);
+        .field("steps", &attn::train::LmInfo::steps)
+        .field("position", &attn::train::LmInfo::position)
+        .field("kvHeads", &attn::train::LmInfo::kv_heads)
+        .field("window", &attn::train::LmInfo::window)
+        .field("sinks", &attn::train::LmInfo::sinks);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ export const JS_NAMES = {
   min_count: 'minCount', held_out: 'heldOut', max_tokens: 'maxTokens', top_k: 'topK', top_p: 'topP', min_p: 'minP',
   min_length: 'minLength', max_length: 'maxLength', log_sum_exp: 'logSumExp', block_rows: 'blockRows',
   block_cols: 'blockCols', kv_heads: 'kvHeads', head_dim: 'headDim', bytes_per_number: 'bytesPerNumber',
+  cache_positions: 'cachePositions',
 };
 
 // Throws the core's failure as fn's AttentionError. aliases: { coreName: jsName } for

@@ -4,6 +4,7 @@
 //   const lm = await att.createLanguageModel({ texts: ['…'], heldOut: ['…'] });
 //   lm.step(50);                 // { step, loss, losses, tokens }
 //   lm.evaluate();               // { loss, unigramLoss, tokens } on the held-out texts
+//   lm.evaluate({ length: 96 }); // the same read in windows of 96 positions (up to 4 context; texts: others)
 //   lm.generate({ seed: 3 });    // a text
 //   lm.trace('Anna');            // the forward stage by stage: { tokens, stages, next, entropy }
 //   lm.beginGeneration({ seed: 3 }); lm.nextToken();  // the same, one token at a time through the cache
@@ -17,7 +18,7 @@
 //   "createLanguageModel: dModel 64 is not divisible by heads 3"
 //   "languageModel.generate: topK must be an integer from 0 to 1000000000, got -1"
 import { fail } from './error.js';
-import { describe, kinds } from './kinds.js';
+import { describe, kinds, own } from './kinds.js';
 import { check } from './schema.js';
 import { stepCount, trainerObject } from './trainer.js';
 
@@ -29,9 +30,12 @@ export const schemas = {
   createLanguageModel: {
     texts: 'strings!', heldOut: 'strings!', layers: 'int', heads: 'int', dModel: 'int', context: 'int',
     seed: 'seed', batch: 'int', learningRate: 'number', warmup: 'int', clip: 'number', minCount: 'int',
+    // as attention is run today: 'learned' | 'sinusoidal' | 'rotary' | 'alibi' | 'none', shared keys, windows
+    position: 'string', kvHeads: 'int', window: 'int', sinks: 'int',
   },
-  'languageModel.generate': { prompt: 'string', maxTokens: 'int', ...sampling },
-  'languageModel.beginGeneration': { prompt: 'string', ...sampling },
+  'languageModel.generate': { prompt: 'string', maxTokens: 'int', ...sampling, cachePositions: 'string' },
+  'languageModel.beginGeneration': { prompt: 'string', ...sampling, cachePositions: 'string' },
+  'languageModel.evaluate': { texts: 'strings', length: 'int!' },
   'languageModel.trace': { residual: 'boolean', layerNorm: 'boolean', temperature: 'number' },
   repeatsCorpus: { train: 'int', heldOut: 'int', minLength: 'int', maxLength: 'int', alphabet: 'string', seed: 'seed' },
   ownCorpus: { context: 'int', minCount: 'int' },
@@ -48,14 +52,26 @@ function setParameters(call, fn, handle, tensors) {
     fail(fn, 'tensors must be an object { name: matrix } as parameters() gives, got ' + describe(tensors));
   const names = Object.keys(tensors);
   if (names.length === 0) fail(fn, 'tensors is empty: name at least one tensor of parameters()');
-  call(fn, 'raw_lm_set_parameters', { handle, names, values: names.map((name) => kinds.matrix(fn, name, tensors[name])) });
+  call(fn, 'raw_lm_set_parameters', { handle, names, values: names.map((name) => tensor(fn, name, tensors[name])) });
+}
+
+// a matrix, or the empty (0, cols) tensor parameters() gives for positions a model does not learn
+// (its shape is the core's to check, as every other's)
+function tensor(fn, name, value) {
+  const data = value !== null && typeof value === 'object' ? own(value, 'data') : undefined;
+  const empty = data !== undefined && own(value, 'rows') === 0 && (Array.isArray(data) || ArrayBuffer.isView(data)) &&
+    data.length === 0;
+  return empty ? { rows: 0, cols: kinds.int(fn, name + '.cols', own(value, 'cols')), data: new Float32Array(0) }
+    : kinds.matrix(fn, name, value);
 }
 
 // the methods of a language model: { name: (fn, handle, ...args) => result }
 const methods = (call) => ({
   // n Adam steps: { step: steps so far, loss: the last step's, losses: Float64Array(n) }
   step: (fn, handle, steps) => call(fn, 'raw_lm_step', { handle, steps: stepCount(fn, steps) }),
-  evaluate: (fn, handle) => call(fn, 'raw_lm_evaluate', { handle }),
+  // the held-out loss; with { length } read in windows of length positions (texts: these instead)
+  evaluate: (fn, handle, options) => call(fn, 'raw_lm_evaluate', options === undefined
+    ? { handle } : { texts: [], ...withOptions(fn, handle, options) }),
   next: (fn, handle, prefix) => call(fn, 'raw_lm_next', { handle, prefix: kinds.string(fn, 'prefix', prefix) }),
   attention: (fn, handle, text) => call(fn, 'raw_lm_attention', { handle, text: kinds.string(fn, 'text', text) }),
   headScores: (fn, handle, text, period) => call(fn, 'raw_lm_head_scores', {
@@ -91,7 +107,10 @@ export const FUNCTIONS = {
     // the tokens a step predicts and the steps taken
     const about = (fn, handle) => {
       const i = call(fn, 'raw_lm_info', { handle });
-      return { parameters: i.parameters, vocab: i.vocab, tokensPerStep: i.tokensPerStep, step: i.steps };
+      return {
+        parameters: i.parameters, vocab: i.vocab, tokensPerStep: i.tokensPerStep, step: i.steps,
+        position: i.position, kvHeads: i.kvHeads, window: i.window, sinks: i.sinks,
+      };
     };
     return trainerObject(call, 'languageModel', created, 'raw_lm_delete', about, methods(call));
   },

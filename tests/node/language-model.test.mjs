@@ -52,13 +52,19 @@ test('the contract: every result has its documented shape and type', async () =>
     assert.ok(Object.isFrozen(lm) && Object.isFrozen(lm.info().options));
     assert.deepEqual(Object.keys(lm).sort(), ['attention', 'baselines', 'beginGeneration', 'delete', 'evaluate', 'generate', 'gradientCheck',
       'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'setParameters', 'step', 'trace', 'vocabulary']);
-    const options = { layers: 2, heads: 2, dModel: 16, context: 8, seed: 1, batch: 4, learningRate: 3e-3, warmup: 50, clip: 1, minCount: 1 };
+    const options = {
+      layers: 2, heads: 2, dModel: 16, context: 8, seed: 1, batch: 4, learningRate: 3e-3, warmup: 50, clip: 1, minCount: 1,
+      kvHeads: 0, window: 0, sinks: 0, position: 'learned',
+    };
 
     const v = lm.vocabulary();
     assert.deepEqual(v, { tokens: ['⏎', ',', '.', 'a', 'b', 'c'], unknown: 0, coverage: 1 });
     const info = lm.info();
     // E (6, 16) + P (8, 16) + 2 blocks of 12 d^2 + 13 d + final norm 2 d + W_out (16, 6) + b_out 6
-    assert.deepEqual(info, { options, parameters: 96 + 128 + 2 * (12 * 256 + 13 * 16) + 32 + 96 + 6, vocab: 6, tokensPerStep: 32, step: 0 });
+    assert.deepEqual(info, {
+      options, parameters: 96 + 128 + 2 * (12 * 256 + 13 * 16) + 32 + 96 + 6, vocab: 6, tokensPerStep: 32, step: 0,
+      position: 'learned', kvHeads: 2, window: 0, sinks: 0,
+    });
 
     const s = lm.step(30);
     assert.deepEqual(Object.keys(s).sort(), ['loss', 'losses', 'step', 'tokens']);
@@ -72,7 +78,7 @@ test('the contract: every result has its documented shape and type', async () =>
     assert.equal(lm.info().step, 31);
 
     const e = lm.evaluate();
-    assert.deepEqual(Object.keys(e).sort(), ['loss', 'tokens', 'unigramLoss']);
+    assert.deepEqual(Object.keys(e).sort(), ['length', 'loss', 'tokens', 'unigramLoss']);
     assert.equal(e.tokens, 5);  // a b c . ⏎
     // the add-one unigram baseline, computed here from the texts
     assert.ok(Math.abs(e.unigramLoss - unigramReference(['abcab', 'bcabc', 'ab,ca.', 'cab'], ['abc.'])) < 1e-12);

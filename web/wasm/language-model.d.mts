@@ -36,7 +36,23 @@ export interface LanguageModelOptions {
   clip?: number;
   /** characters seen fewer times in the texts fold into the unknown token � (default 1: none) */
   minCount?: number;
+  /** how the model knows where a token is (default 'learned': a trained table of context rows, added to the
+   *  embeddings). 'sinusoidal': the fixed sin/cos table; 'rotary': each head's q and k turned by their
+   *  positions (base 10000; dModel / heads must be even); 'alibi': head h adds -m_h (i - j) to its scores
+   *  (alibiSlopes(heads)); 'none': only the causal mask. All but 'learned' read past the context
+   *  (evaluate({ length }), and generation with a window). */
+  position?: PositionScheme;
+  /** key/value heads, dividing heads: query head h reads key/value head floor(h kvHeads / heads); heads:
+   *  multi-head, 1: multi-query, between: grouped (default 0: heads, info().kvHeads says how many) */
+  kvHeads?: number;
+  /** a query sees the last `window` keys, itself included, 1..context (default 0: all) */
+  window?: number;
+  /** and the first `sinks` keys always; they need a window (default 0) */
+  sinks?: number;
 }
+
+/** the position schemes of createLanguageModel */
+export type PositionScheme = 'learned' | 'sinusoidal' | 'rotary' | 'alibi' | 'none';
 
 export interface LanguageModelStep {
   /** steps taken so far */
@@ -56,6 +72,15 @@ export interface LanguageModelEvaluation {
   unigramLoss: number;
   /** held-out targets counted (every character and each text's end) */
   tokens: number;
+  /** evaluate({ length }): the longest window read, in positions (0 for evaluate()) */
+  length: number;
+}
+
+export interface EvaluateOptions {
+  /** the windows' length in positions: 1..context for learned positions, 1..4 context otherwise */
+  length: number;
+  /** the texts to read, each ⏎ + text + ⏎, joined into one stream cut into windows (default: heldOut) */
+  texts?: readonly string[];
 }
 
 export interface NextTokens {
@@ -166,6 +191,9 @@ export interface GenerateOptions {
   minP?: number;
   /** the sampling seed: the same seed, model and options give the same text (default 1) */
   seed?: number;
+  /** where rotary and alibi read a cached key: 'absolute', at its token's position (default), or 'slot',
+   *  renumbered 0, 1, ... in the cache when read, as StreamingLLM does (rotary and alibi only) */
+  cachePositions?: 'absolute' | 'slot';
 }
 
 export interface TraceOptions {
@@ -208,15 +236,19 @@ export interface DecodeStep {
   position: number;
   /** [layer][head]: the new row of the causal map, weights on keys 0..t (t + 1 of them) */
   rows: Float32Array[][];
-  /** multiply-adds of this token with the cache: layers (12 d² + 2 (t + 1) d) + d vocab */
+  /** multiply-adds of this token with the cache: layers (12 d² + 2 (t + 1) d) + d vocab. With kvHeads the
+   *  12 d² is 10 d² + 2 d kvHeads d / heads; with a window t + 1 is the keys it sees (the sinks and the last
+   *  window positions), here and below */
   cachedMultiplyAdds: number;
   /** the same token recomputing positions 0..t: layers (12 d² (t + 1) + (t + 1)(t + 2) d) + d vocab */
   uncachedMultiplyAdds: number;
   /** of these, one layer's attention (scores and weighted sums), the count of generationCost({ n: t + 1, d }):
    *  cached 2 (t + 1) d (tokenCached), uncached (t + 1)(t + 2) d (tokenUncached) */
   attention: { cached: number; uncached: number };
-  /** keys and values kept after it: 2 layers (t + 1) d numbers */
+  /** keys and values kept after it: 2 layers cacheEntries kvHeads (d / heads) numbers */
   cacheNumbers: number;
+  /** the positions the cache holds after it: t + 1, at most sinks + window with a window */
+  cacheEntries: number;
   /** the generation's prefill: ⏎ and the prompt, m positions, in one pass (every row of their causal map,
    *  the logits of the last): layers (12 d² m + m (m + 1) d) + d vocab */
   prefillMultiplyAdds: number;
@@ -253,14 +285,21 @@ export interface LanguageModelInfo {
   tokensPerStep: number;
   /** steps taken so far */
   step: number;
+  /** the position scheme, key/value heads (heads when not given), window (0: none) and sinks */
+  position: PositionScheme;
+  kvHeads: number;
+  window: number;
+  sinks: number;
 }
 
 /** See Handle: after delete() every call throws; delete() again does nothing. */
 export interface LanguageModel extends Handle<LanguageModelInfo> {
   /** Runs `steps` Adam steps (an integer 1..1000000, default 1). Throws if training diverges. */
   step(steps?: number): LanguageModelStep;
-  /** The held-out loss and the unigram baseline; changes nothing. Throws when heldOut is empty. */
-  evaluate(): LanguageModelEvaluation;
+  /** The held-out loss and the unigram baseline; changes nothing. Throws when heldOut is empty. With
+   *  { length }: the texts read in windows of that many positions, past the context for the schemes that can
+   *  (learned positions past context: BAD_ARGUMENT). */
+  evaluate(options?: EvaluateOptions): LanguageModelEvaluation;
   /** The most likely next tokens after ⏎ + prefix (its last context tokens). */
   next(prefix: string): NextTokens;
   /** Every layer's and head's weights over ⏎ + text (at most context - 1 characters). */

@@ -1,6 +1,6 @@
 // The language model's options, construction (vocabulary, parameters, every
-// buffer a step needs), batches, and the texts and forward its analysis reads;
-// its training is in training.cpp, its inference in inference.cpp.
+// buffer a step needs) and batches; its training is in training.cpp, its
+// inference in inference.cpp, its generation through the cache in generation.cpp.
 #include "attention/language_model/model.hpp"
 
 #include "attention/mechanism/alibi.hpp"
@@ -42,7 +42,7 @@ Sizes validated(const LanguageModelOptions& o) {
     require(!o.texts.empty(), "texts must hold at least one text");
     s.position = lm_position(o.position);
     require_argument(s.position != LmPosition::rotary || (s.d / s.heads) % 2 == 0, "position",
-                     "rotary positions turn pairs of numbers: d_model / heads must be even, got " +
+                     "rotary positions turn pairs of numbers: each head's width must be even, got " +
                          std::to_string(s.d / s.heads));
     s.kv_heads = integer_option(o.kv_heads, "kv_heads", 0, double(s.heads));
     if (s.kv_heads == 0) s.kv_heads = s.heads;
@@ -383,42 +383,6 @@ void LanguageModel::peek_batch(std::vector<std::int32_t>& tokens, std::vector<st
     tokens.assign(size_t(batch_ * n_), 0);
     targets.assign(size_t(batch_ * n_), 0);
     fill_batch(copy, tokens.data(), targets.data(), false);
-}
-
-// ---- what the analysis reads (analysis.hpp) ------------------------------------
-
-std::vector<std::vector<std::int32_t>> LanguageModel::encode_all(const std::vector<std::string>& texts,
-                                                                 const std::string& what) const {
-    std::vector<std::vector<std::int32_t>> out;
-    for (size_t i = 0; i < texts.size(); ++i) out.push_back(encode(texts[i], what + "[" + std::to_string(i) + "]"));
-    return out;
-}
-
-std::vector<std::vector<std::int32_t>> LanguageModel::training_tokens() const {
-    std::vector<std::vector<std::int32_t>> out;
-    for (size_t i = 0; i + 1 < train_start_.size(); ++i)  // [0] + text + [0]
-        out.emplace_back(train_tokens_.begin() + train_start_[i] + 1, train_tokens_.begin() + train_start_[i + 1] - 1);
-    return out;
-}
-
-LanguageModel::TextsForward LanguageModel::forward_texts(const std::vector<const std::vector<std::int32_t>*>& texts,
-                                                         bool with_targets) {
-    const Index count = Index(texts.size());
-    Index length = 1;
-    for (const auto* t : texts) length = std::max(length, std::min(n_, Index(t->size()) + 1));
-    for (Index b = 0; b < count; ++b) {
-        const std::vector<std::int32_t>& t = *texts[size_t(b)];
-        const Index size = Index(t.size());  // [0] + t: size + 1 tokens, size + 1 targets with the closing [0]
-        for (Index k = 0; k < length; ++k) {
-            const bool real = k <= size && k < n_;
-            tokens_[size_t(b * length + k)] = k == 0 || !real ? kBoundary : t[size_t(k - 1)];
-            targets_[size_t(b * length + k)] = with_targets && real ? (k < size ? t[size_t(k)] : kBoundary) : -1;
-        }
-    }
-    forward(count, length, tokens_.data(), targets_.data());
-    TextsForward out{length, {}, kept_, logits_, kept_rows_.data(), kept_targets_.data()};
-    for (const Block& b : blocks_) out.weights.push_back(b.A);
-    return out;
 }
 
 }  // namespace attn::train

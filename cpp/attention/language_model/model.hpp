@@ -108,7 +108,7 @@ public:
     // analysis, …) throws the same, until set_parameters() gives finite ones.
     LmStep step(double n = 1, std::vector<double>* losses = nullptr);
     LmEvaluation evaluate();
-    // the loss of every next token of texts (each [0] + text + [0], joined into one
+    // the loss of every next token of texts (the held-out texts if none; each [0] + text + [0], joined into one
     // stream) read in windows of `length` positions (1 .. 4 context; learned
     // positions: 1 .. context): how a position scheme carries past its training length
     LmEvaluation evaluate_texts(const std::vector<std::string>& texts, double length);

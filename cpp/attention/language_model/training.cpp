@@ -202,11 +202,12 @@ LmEvaluation LanguageModel::evaluate_texts(const std::vector<std::string>& texts
         fail_argument("length", "learned positions are a table of context = " + std::to_string(n_) +
                                     " rows: they cannot read " + std::to_string(length) +
                                     " positions (sinusoidal, rotary, alibi and none positions read up to 4 context)");
-    require_argument(!texts.empty(), "texts", "texts must hold at least one text");
+    require_argument(!texts.empty() || !held_texts_.empty(), "texts",
+                     "evaluate needs texts: give some, or held-out texts when creating the model");
     // [0] + text + [0] for each text, joined: one stream of tokens
     std::vector<std::int32_t> stream(1, kBoundary);
-    for (size_t i = 0; i < texts.size(); ++i) {
-        for (std::int32_t t : encode(texts[i], "texts[" + std::to_string(i) + "]")) stream.push_back(t);
+    for (const std::vector<std::int32_t>& text : texts.empty() ? held_texts_ : encode_all(texts, "texts")) {
+        stream.insert(stream.end(), text.begin(), text.end());
         stream.push_back(kBoundary);
     }
     reserve_length(length);

@@ -257,3 +257,17 @@ TEST_CASE("language model today: bad options are refused, naming the argument") 
     g.cache_positions = "ring";
     CHECK(refusal([&] { learned.generate(g); }).argument == "cache_positions");
 }
+
+TEST_CASE("language model today: the stage-by-stage trace runs each variant's layers, its logits the forward's bit for bit") {
+    for (const Variant& v : kVariants) {
+        CAPTURE(v.name);
+        LanguageModel model(options_of(v));
+        model.step(4);
+        const Trace t = trace(model, "abca", {});
+        std::vector<std::int32_t> tokens = model.encode("abca", "text");
+        tokens.insert(tokens.begin(), LanguageModel::kBoundary);
+        const Mat full = model.logits(tokens, false);
+        CHECK(t.stages.back().name == "logits");
+        CHECK(t.stages.back().values == full);
+    }
+}
