@@ -111,7 +111,7 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
 }
 
 Index LanguageModel::cache_capacity() const {
-    return config_.window ? std::min(n_ + config_.sinks, config_.sinks + config_.window) : n_;
+    return config_.window ? config_.sinks + config_.window : n_;
 }
 
 // The characters seen min_count times or more in the training texts, sorted,
@@ -303,8 +303,8 @@ void LanguageModel::carve_arena(Index length_cap) {
         std::copy(table.data(), table.data() + len * d, pe_);
     }
     if (config_.position == LmPosition::rotary) rotary_tables(len, dh, kRotaryBase, rot_cos_, rot_sin_);
-    rotary_q_ = Rotary{d, dh, n_, rot_cos_, rot_sin_};
-    rotary_k_ = Rotary{kvw, dh, n_, rot_cos_, rot_sin_};
+    rotary_q_ = rotary_layer(d, n_);
+    rotary_k_ = rotary_layer(kvw, n_);
     tokens_.assign(size_t(rows), 0);
     targets_.assign(size_t(rows), -1);
     kept_rows_.assign(size_t(rows), 0);
