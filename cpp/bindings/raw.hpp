@@ -9,6 +9,10 @@
 
 #include <emscripten/val.h>
 
+namespace attn::train {
+struct GradientCheck;
+}
+
 namespace attn::js {
 
 using emscripten::val;
@@ -62,6 +66,9 @@ val raw_trainer_evaluate(val o);
 val raw_trainer_probe(val o);
 val raw_trainer_parameters(val o);
 val raw_trainer_gradient_check(val o);
+// a gradient check as JS reads it: { maxRelativeError, checked, worst, tensors: [{ name, checked,
+// maxRelativeError }] } (raw_trainer.cpp; the language model's too)
+val gradient_check_result(const train::GradientCheck& check);
 val raw_trainer_delete(val o);
 val raw_width_trainer_create(val o);
 val raw_width_trainer_step(val o);

@@ -235,7 +235,7 @@ val raw_lm_begin_generation(val o) {
 
 val raw_lm_next_token(val o) { return guarded([&] { return decode_step(model_of(o).next_token()); }); }
 
-val raw_lm_gradient_check(val o) { return guarded([&] { return val(model_of(o).gradient_check()); }); }
+val raw_lm_gradient_check(val o) { return guarded([&] { return gradient_check_result(model_of(o).gradient_check()); }); }
 
 val raw_lm_vocabulary(val o) {
     return guarded([&] {

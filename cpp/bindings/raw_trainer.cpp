@@ -97,7 +97,19 @@ val raw_trainer_parameters(val o) {
     });
 }
 
-val raw_trainer_gradient_check(val o) { return guarded([&] { return val(live_of<Trainer>(o).trainer->gradient_check()); }); }
+val gradient_check_result(const train::GradientCheck& check) {
+    val out = val(check);  // the scalar fields (training.cpp declares them)
+    val tensors = val::array();
+    for (const train::TensorCheck& t : check.tensors)
+        tensors.call<void>("push", object_of("name", t.name, "checked", double(t.checked),
+                                             "maxRelativeError", t.max_relative_error));
+    out.set("tensors", tensors);
+    return out;
+}
+
+val raw_trainer_gradient_check(val o) {
+    return guarded([&] { return gradient_check_result(live_of<Trainer>(o).trainer->gradient_check()); });
+}
 
 val raw_trainer_delete(val o) {
     return guarded([&] { return erase<Trainer>(o); });

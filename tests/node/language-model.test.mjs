@@ -121,9 +121,13 @@ test('the contract: every result has its documented shape and type', async () =>
     assert.equal(lm.generate({ prompt: 'abc', maxTokens: 0 }), 'abc');
 
     const check = lm.gradientCheck();
-    assert.deepEqual(Object.keys(check).sort(), ['checked', 'maxRelativeError', 'worst']);
+    assert.deepEqual(Object.keys(check).sort(), ['checked', 'maxRelativeError', 'tensors', 'worst']);
     assert.ok(check.maxRelativeError <= 1e-6, JSON.stringify(check));
     assert.equal(check.checked, 3 * (2 + 2 * 16 + 4));
+    // 3 entries of each tensor, named as parameters() names them, in its order
+    assert.deepEqual(check.tensors.map((x) => x.name), Object.keys(lm.parameters()));
+    assert.ok(check.tensors.every((x) => x.checked === 3 && x.maxRelativeError <= check.maxRelativeError));
+    assert.equal(Math.max(...check.tensors.map((x) => x.maxRelativeError)), check.maxRelativeError);
 
     const params = lm.parameters();
     assert.equal(Object.keys(params).length, 2 + 2 * 16 + 4);

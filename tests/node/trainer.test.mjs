@@ -197,8 +197,12 @@ test('gradientCheck: backpropagation agrees with finite differences in double to
   await withTrainer({ dModel: 8, heads: 2, length: 5, vocab: 6, batch: 4, residual: true, causal: true, seed: 4 }, (t) => {
     t.step(3);
     const g = t.gradientCheck();
-    assert.deepEqual(Object.keys(g).sort(), ['checked', 'maxRelativeError', 'worst']);
+    assert.deepEqual(Object.keys(g).sort(), ['checked', 'maxRelativeError', 'tensors', 'worst']);
     assert.equal(g.checked, 2 * 6 * 8 + 3 * 8 * 8);  // every parameter entry
+    // each tensor's own count and largest error; the largest of them is the whole check's
+    assert.deepEqual(g.tensors.map((x) => [x.name, x.checked]), [['embedding', 48], ['Wq', 64], ['Wk', 64], ['Wv', 64], ['Wo', 48]]);
+    assert.equal(Math.max(...g.tensors.map((x) => x.maxRelativeError)), g.maxRelativeError);
+    assert.equal(g.tensors.find((x) => g.worst.startsWith(x.name + '(')).maxRelativeError, g.maxRelativeError);
     assert.ok(g.maxRelativeError <= 1e-6, `${g.maxRelativeError} at ${g.worst}`);
     assert.match(g.worst, /^(embedding|Wq|Wk|Wv|Wo)\(\d+, \d+\)$/);
   });

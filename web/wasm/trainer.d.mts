@@ -84,6 +84,8 @@ export interface GradientCheck {
   checked: number;
   /** where the largest error is, e.g. "Wq(3, 1)", "layer1.Wq(3, 1)" */
   worst: string;
+  /** each tensor checked, in the order of parameters(): its entries compared and its own largest error */
+  tensors: { name: string; checked: number; maxRelativeError: number }[];
 }
 
 /** What info() says of a trainer. */

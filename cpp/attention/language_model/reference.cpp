@@ -360,13 +360,9 @@ GradientCheck lm_gradient_check_reference(const LmConfig& config, const ParamsD&
         }
         *x = saved;
         const double numeric = (8 * (L[0] - L[1]) - (L[2] - L[3])) / (12 * h);
-        const double e = relative_error(grads[size_t(t)].data()[k], numeric);
-        ++check.checked;
-        if (e > check.max_relative_error || check.worst.empty()) {
-            check.max_relative_error = std::max(check.max_relative_error, e);
-            const Index cols = p[size_t(t)].cols();
-            check.worst = names[size_t(t)] + shape(k / cols, k % cols);
-        }
+        const Index cols = p[size_t(t)].cols();
+        check.add(names[size_t(t)], relative_error(grads[size_t(t)].data()[k], numeric),
+                  names[size_t(t)] + shape(k / cols, k % cols));
     };
     if (entries.empty()) {
         for (Index t = 0; t < Index(p.size()); ++t)

@@ -200,6 +200,17 @@ ModelReference model_reference(const ModelConfig& config, const ParamsD& params,
 
 double relative_error(double a, double b) { return std::abs(a - b) / std::max(std::abs(a) + std::abs(b), 1e-6); }
 
+void GradientCheck::add(const std::string& tensor, double e, const std::string& where) {
+    if (tensors.empty() || tensors.back().name != tensor) tensors.push_back({tensor, 0, 0});
+    ++tensors.back().checked;
+    tensors.back().max_relative_error = std::max(tensors.back().max_relative_error, e);
+    ++checked;
+    if (e > max_relative_error || worst.empty()) {
+        max_relative_error = std::max(max_relative_error, e);
+        worst = where;
+    }
+}
+
 GradientCheck gradient_check_reference(const ModelConfig& config, const ParamsD& params, const MatD& PE,
                                        const TokenIds& tokens, const TokenIds& targets, const std::vector<Index>& valid) {
     static const char* const kNames[5] = {"embedding", "Wq", "Wk", "Wv", "Wo"};
@@ -221,13 +232,7 @@ GradientCheck gradient_check_reference(const ModelConfig& config, const ParamsD&
                 }
                 p[t](i, j) = x;
                 const double numeric = (8 * (L[0] - L[1]) - (L[2] - L[3])) / (12 * h);
-                const double e = relative_error(grads[t](i, j), numeric);
-                ++check.checked;
-                if (e > check.max_relative_error || check.worst.empty()) {
-                    check.max_relative_error = std::max(check.max_relative_error, e);
-                    if (e >= check.max_relative_error)
-                        check.worst = std::string(kNames[t]) + shape(i, j);
-                }
+                check.add(kNames[t], relative_error(grads[t](i, j), numeric), std::string(kNames[t]) + shape(i, j));
             }
     return check;
 }

@@ -87,10 +87,18 @@ ModelReference model_reference(const ModelConfig& config, const ParamsD& params,
 //   |a - b| / max(|a| + |b|, 1e-6)
 // (the floor keeps a derivative that is 0 up to rounding from dividing 1e-13 by
 // 1e-13); the check reports the largest over all entries.
+struct TensorCheck {
+    std::string name;              // as parameters() names the tensor
+    Index checked = 0;             // its entries compared
+    double max_relative_error = 0;
+};
 struct GradientCheck {
     double max_relative_error = 0;
     Index checked = 0;  // entries compared
     std::string worst;  // "Wq(3, 1)": where the largest error is
+    std::vector<TensorCheck> tensors;  // each tensor checked, in the order checked: its own largest error
+    // one entry compared: relative error e, of tensor `tensor`, at `where` ("Wq(3, 1)")
+    void add(const std::string& tensor, double e, const std::string& where);
 };
 GradientCheck gradient_check_reference(const ModelConfig& config, const ParamsD& params, const MatD& PE,
                                        const TokenIds& tokens, const TokenIds& targets, const std::vector<Index>& valid);
