@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
 import { BATCH, CORPORA, SAMPLES } from '../../web/widgets/language-model/engine.js';
 import { assertClean, assertShown, eventually, openPage, startBrowser, withPage } from './harness.mjs';
+import { formatPower } from '../../web/render/format.js';
 
 const WIDGET = '[data-widget="language-model"]';
 let browser, att;
@@ -260,6 +261,33 @@ test('exports: the curves as CSV, the parameters as JSON, the maps and curves as
   const svg = (await save('svg')).toString('utf8');
   assert.ok(await page.evaluate((s) => !new DOMParser().parseFromString(s, 'image/svg+xml').querySelector('parsererror'), svg));
   assert.ok((svg.match(/class="heatmap"/g) ?? []).length >= 1, 'the map in the SVG');
+}));
+
+test('the gradient check on screen: each tensor\'s largest relative error is the core\'s for the model at that step, and the verdict says which tolerance held', () => withPage(browser, 'embed.html?widget=language-model&layers=1&heads=2&dModel=32&steps=5', async ({ page }) => {
+  await ready(page);
+  await resting(page, 5);
+  const options = { corpus: 'names', layers: 1, heads: 2, dModel: 32, seed: 1 };
+  const spec = CORPORA[options.corpus], data = corpusFile(options.corpus);
+  const lm = await att.createLanguageModel({ texts: data.train, heldOut: data.heldOut.slice(0, spec.heldOut), layers: 1, heads: 2, dModel: 32, seed: 1, batch: BATCH, ...spec.options });
+  lm.step(5);
+  const want = lm.gradientCheck();
+  lm.delete();
+  await page.locator(`${WIDGET} button[data-action="gradient-check"]`).press('Enter');  // the keyboard runs it
+  const verdict = page.locator(`${WIDGET} [data-field="checkVerdict"]`);
+  await verdict.waitFor({ timeout: 30000 });
+  const rows = page.locator(`${WIDGET} .lm-check-table tbody tr`);
+  assert.equal(await rows.count(), want.tensors.length);
+  assert.equal(want.tensors.length, 2 + 16 + 4, 'the embedding and positions, 16 tensors of one block, the final 4');
+  for (const [i, tensor] of want.tensors.entries()) {
+    const cells = await rows.nth(i).locator('th, td').allTextContents();
+    assert.equal(cells[0], tensor.name);
+    assert.equal(cells[1], String(tensor.checked));
+    assert.equal(cells[2], formatPower(tensor.maxRelativeError), tensor.name);
+  }
+  const said = (await verdict.textContent()).replace(/\u00a0/g, ' ');
+  assert.ok(want.maxRelativeError <= 1e-6, 'the model passes');
+  assert.ok(said.startsWith(`At step 5, ${want.checked} entries of ${want.tensors.length} tensors`), said);
+  assert.ok(said.includes(`${formatPower(want.maxRelativeError).replace(/\u00a0/g, ' ')}, in ${want.worst}, within the tolerance`), said);
 }));
 
 test('where no worker starts, it trains on the main thread and says so', async () => {

@@ -126,3 +126,25 @@ test('a newer reset overtakes an older one: only the newer one\'s snapshot comes
   trainer.delete();
   loop.dispose();
 });
+
+test('a question is answered once, by the engine method it names; one the engine lacks or the protocol does not name, with an error', async () => {
+  const messages = [];
+  const engine = createEngine(att);
+  engine.parameters = () => ({ step: engine.stepCount });  // an engine that answers 'parameters'
+  const loop = createLoop(engine, { sliceMs: 4, post: (m) => messages.push(m) });
+  loop.receive({ type: 'ask', ask: 1, what: 'parameters' });  // no model yet
+  loop.receive({ type: 'reset', options: MODEL, id: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  loop.receive({ type: 'advance', n: 3 });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  loop.receive({ type: 'ask', ask: 2, what: 'parameters' });
+  loop.receive({ type: 'ask', ask: 3, what: 'gradientCheck' });  // the training engine has none
+  loop.receive({ type: 'ask', ask: 4, what: 'dispose' });         // a method, but no question
+  const answers = messages.filter((m) => m.type === 'answer');
+  assert.deepEqual(answers.map((m) => m.ask), [1, 2, 3, 4]);
+  assert.equal(answers[0].value, null);
+  assert.deepEqual(answers[1].value, { step: 3 });
+  assert.equal(answers[2].error, 'live training: the engine answers no "gradientCheck"');
+  assert.equal(answers[3].error, 'live training: the engine answers no "dispose"');
+  loop.dispose();
+});

@@ -12,6 +12,7 @@
 //   c.view(settings)                what the snapshots show besides training (the language model's generation)
 //   await c.answered(test?)         until a snapshot that passes test is drawn, an error is told or the
 //                                   controller goes; at most ANSWER_MS (a render that asked for new numbers waits)
+//   await c.ask(what)               the engine's answer to one of protocol.js's QUESTIONS (runner.js)
 //   c.train(); c.pause(); c.stepOnce(); c.reset(); c.dispose()
 //   status: { mode, running, replaying, stopping, step, stepsPerSecond }
 //     stopping: paused, the snapshot where it stopped not come yet (the step shown changes once more)
@@ -70,7 +71,7 @@ export function createController({ loadAttention, createEngine, worker, onSnapsh
         c.waiting.push({ test, resolve: () => { clearTimeout(timer); resolve(); } });
       });
     },
-    parameters: () => c.runner.parameters(),
+    ask: (what) => c.runner.ask(what),
     stepOnce() {
       if (c.running) pause(c);
       if (c.inflight || c.replaying) return;

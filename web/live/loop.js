@@ -17,8 +17,9 @@
 //                                 Where training rests the snapshot is always full
 //   engine.setView(settings)      (optional) what snapshots show besides training
 //   engine.parameters()           (optional) the model's tensors
+//   engine.gradientCheck()        (optional) its gradient check (lm.gradientCheck() and the step)
 //   engine.dispose()
-import { errorMessage, TO_LOOP } from './protocol.js';
+import { errorMessage, QUESTIONS, TO_LOOP } from './protocol.js';
 
 export function createLoop(engine, { sliceMs, post, now = () => performance.now() }) {
   // the loop: what the functions below share
@@ -58,11 +59,12 @@ export function createLoop(engine, { sliceMs, post, now = () => performance.now(
       if (l.timer) l.lastFull = -Infinity;  // training: the next snapshot is a full one
       else rest(l);
     },
-    parameters({ ask }) {
+    ask({ ask, what }) {
       try {
-        post({ type: 'parameters', ask, parameters: l.ready ? engine.parameters() : null });
+        if (!QUESTIONS.includes(what) || typeof engine[what] !== 'function') throw new Error(`live training: the engine answers no ${JSON.stringify(what)}`);
+        post({ type: 'answer', ask, value: l.ready ? engine[what]() : null });
       } catch (error) {
-        post({ type: 'parameters', ask, error: errorMessage(error) });
+        post({ type: 'answer', ask, error: errorMessage(error) });
       }
     },
   };

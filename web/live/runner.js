@@ -9,7 +9,8 @@
 //     createEngine(att) -> engine   the widget's engine (loop.js says what it does)
 //     worker                        the name of its worker for workers.js ('training', 'lm')
 //   runner.reset(options); runner.advance(n); runner.cancel(); runner.view(settings); runner.dispose()
-//   await runner.parameters()   the model's tensors (an engine with parameters())
+//   await runner.ask(what)      the engine's answer to one of protocol.js's QUESTIONS
+//                               ('parameters', 'gradientCheck'): null before a model is there
 //   mode: 'starting' | 'worker' | 'main'
 import { startWorker } from '../runtime/workers.js';
 import { createLoop } from './loop.js';
@@ -30,7 +31,7 @@ export function createRunner({ loadAttention, createEngine, worker: kind, onMess
     queue: [],        // messages for a worker that has not loaded its module yet
     disposed: false,
     falling: false,
-    asked: new Map(), // ask -> resolve, for parameters()
+    asked: new Map(), // ask -> resolve, for ask()
     nextAsk: 0,
     resetId: 0,       // the newest reset's id: what the loop sends about an older one is stale
   };
@@ -56,11 +57,11 @@ export function createRunner({ loadAttention, createEngine, worker: kind, onMess
       r.settings = { type: 'view', settings: next };
       send(r, r.settings);
     },
-    parameters() {
+    ask(what) {
       const ask = ++r.nextAsk;
       return new Promise((resolve, reject) => {
-        r.asked.set(ask, (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer.parameters)));
-        send(r, { type: 'parameters', ask });
+        r.asked.set(ask, (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer.value)));
+        send(r, { type: 'ask', ask, what });
       });
     },
     dispose() {
@@ -99,7 +100,7 @@ function listenTo(r, kind) {
 
 function receive(r, message) {
   if (r.disposed) return;
-  if (message.type === 'parameters') {
+  if (message.type === 'answer') {
     r.asked.get(message.ask)?.(message);
     r.asked.delete(message.ask);
     return;

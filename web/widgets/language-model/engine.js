@@ -13,6 +13,7 @@
 //   engine.snapshot(full)         -> { step, losses, tokensPerSecond, full, ...(when full) the figures' data }
 //   engine.fullEveryMs            full snapshots (evaluation, maps, samples) at most once a second while training
 //   engine.parameters()           every tensor by name, for the export
+//   engine.gradientCheck()        lm.gradientCheck() now, with the step (the widget's button)
 //   engine.dispose()
 
 // Per corpus: the model's options besides the size (the longest text and its
@@ -141,6 +142,8 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
     parameters() {
       return Object.fromEntries(Object.entries(e.lm.parameters()).map(([k, m]) => [k, { rows: m.rows, cols: m.cols, data: Array.from(m.data) }]));
     },
+    // the gradient check of the model as it is now, and the step it was made at
+    gradientCheck: () => ({ ...e.lm.gradientCheck(), step: e.step }),
     dispose,
   };
 }

@@ -18,6 +18,7 @@ import { plotFigure, statGrid } from '../../render/parts.js';
 import { showStatus, trainingBar } from '../../live/parts.js';
 import { drawSnapshot, headName, lossPlot, mapFigure, scorePlot, scoreTitle, unigramOf } from './draw.js';
 import { ownTextPanel } from './own-text.js';
+import { gradientCheckPanel } from './gradient-check.js';
 
 export const name = 'language-model';
 // what the reader does here: its row of the README's widget table (not shown on the page)
@@ -110,6 +111,7 @@ export function build(body, ctx) {
   error.setAttribute('role', 'alert');
   error.hidden = true;
   const { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes } = curvesPart(t);
+  const check = gradientCheckPanel(t, () => view.controller.ask('gradientCheck'));
 
   const heads = element('div', 'lm-heads');
   const focusFigure = element('figure', 'lm-focus');
@@ -125,13 +127,14 @@ export function build(body, ctx) {
   // everything but the own text's panel: hidden while corpus=own waits for a text
   const trained = element('div', 'lm-trained');
   trained.append(bar, status, note, error, stats, plots, ladder, halves, element('p', 'small-note', t.rich('ladderExplain')), overfit.box, source, sizes,
+    check.panel,
     element('h3', 'section-heading', t.rich('headsHeading')), element('p', 'small-note', t.rich('headsExplain')),
     element('p', 'small-note', t.rich('rolesExplain')), heads, focusFigure,
     element('h3', 'section-heading', t.rich('writesHeading')), form, samples,
     element('h3', 'section-heading', t.rich('nextHeading')), next, honest.box);
   body.append(own.panel, trained);
 
-  Object.assign(view, { own, trained, play, one, reset, status, note, error, fields, lossBox: loss.box, ladder, halves,
+  Object.assign(view, { own, trained, play, one, reset, status, note, error, fields, lossBox: loss.box, ladder, halves, check,
     scoreCaptions: scores.map((s) => s.figure.querySelector('figcaption')), scoreBoxes: scores.map((s) => s.box),
     overfit: { box: overfit.box, text: overfit.paragraphs[0] },
     source, sizes, heads, focusCaption, focusMap, form, samples, next, honest: honest.paragraphs[0] });
@@ -193,6 +196,7 @@ export async function render(view, data, state, { t }) {
   if (changed) {
     view.full = null;
     view.data = data;
+    view.check.clear();
   } else {
     data.live = view.data.live;
     view.data = data;
@@ -250,7 +254,7 @@ export function exports(data, state, t) {
       ladder: full?.baselines ?? [],
       roles: full?.roles ?? [],
       halves: full?.halves ?? [],
-      parameters: await controllerOf(data).parameters(),
+      parameters: await controllerOf(data).ask('parameters'),
     }),
   };
 }
