@@ -12,6 +12,15 @@ const EXTENT = 2.5;
 const COLORS = { q: PALETTE[0], k: PALETTE[1] };
 const SIZE = { width: 360, height: 260 };
 
+// a y range around every value with room above and below (a flat line at the
+// edge would lie on the axis): display only
+function around(...lists) {
+  let lo = Infinity, hi = -Infinity;
+  for (const list of lists) for (const v of list) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  const room = 0.08 * (hi - lo || Math.abs(hi) || 1);
+  return [lo - room, hi + room];
+}
+
 export const formatScore = (x, digits = 6) => formatNumber(x, { digits });
 
 // a |difference|: six decimals, or "< 0.000001" for one too small to show
@@ -42,7 +51,7 @@ export function distancePlot(data, state, t) {
       { label: '', x: Array.from(data.distances), y: Array.from(data.byDistance), color: COLORS.q, dash: '' },
       { label: t('distanceMarker', { delta: formatNumber(delta, { digits: 0 }) }), x: [delta], y: [data.byDistance[delta + MAX_POSITION]], points: true, line: false, color: COLORS.q },
     ],
-    xDomain: [-MAX_POSITION, MAX_POSITION], markers: [{ x: delta, label: '' }],
+    xDomain: [-MAX_POSITION, MAX_POSITION], yDomain: around(data.byDistance), markers: [{ x: delta, label: '' }],
   });
 }
 
@@ -59,6 +68,6 @@ export function shiftPlot(data, state, t) {
       ...lines.map(([label, y], k) => ({ label: t(label), x: Array.from(data.shifts), y: Array.from(y), color: colors[k], dash: k === 0 ? '6 4' : '' })),
       ...lines.map(([, y], k) => ({ label: '', x: [now], y: [y[now]], points: true, line: false, color: colors[k] })),
     ],
-    xDomain: [0, data.shifts.at(-1)], markers: [{ x: now, label: '' }],
+    xDomain: [0, data.shifts.at(-1)], yDomain: around(data.byShift.rotary, data.byShift.sinusoidal), markers: [{ x: now, label: '' }],
   });
 }
