@@ -120,5 +120,7 @@ export default {
     decode: 'Decode: the second phase of generation, one token at a time. Each new token reads the cache, computes one row of the causal map, and adds one key and one value per layer: its cost grows only with the length so far.',
     topP: 'Top-p (nucleus sampling): the next token is drawn from the fewest most likely tokens whose probabilities sum to at least p, rescaled to sum to 1. Where the model is sure, few tokens are kept; where it is unsure, many.',
     minP: 'Min-p: the next token is drawn only from the tokens at least p times as likely as the most likely one, rescaled to sum to 1. The cut follows the model’s confidence: a sure model keeps few tokens.',
+    rope: 'Rotary position embedding (RoPE): positions given to attention by turning vectors, not by adding to them. A query or key is cut into pairs of dimensions (2i, 2i + 1), and at position m pair i turns by m times its angle, the base to the power −2i/d. The score of a query at m and a key at n then depends on m − n alone. Llama, Mistral and Qwen use it.',
+    ropeBase: 'RoPE base (rope theta): the number that sets how fast each pair of dimensions turns: pair i by the base to the power −2i/d radians a position (a model’s configuration calls it rope theta). Pair 0 turns one radian a position whatever the base; a larger base turns the later pairs more slowly. 10,000 in RoFormer, 500,000 in Llama 3.',
   },
 };
