@@ -119,5 +119,9 @@ export default {
     decode: 'Decode: the second phase of generation, one token at a time. Each new token reads the cache, computes one row of the causal map, and adds one key and one value per layer: its cost grows only with the length so far.',
     topP: 'Top-p (nucleus sampling): the next token is drawn from the fewest most likely tokens whose probabilities sum to at least p, rescaled to sum to 1. Where the model is sure, few tokens are kept; where it is unsure, many.',
     minP: 'Min-p: the next token is drawn only from the tokens at least p times as likely as the most likely one, rescaled to sum to 1. The cut follows the model’s confidence: a sure model keeps few tokens.',
+    onlineSoftmax: 'Online softmax: softmax computed in one pass over the scores, a piece at a time. It keeps a running maximum m and a running sum l of e^{s − m}; when a larger score m′ comes, l is multiplied by e^{m − m′}, which puts it on the new scale. The result is the same as softmax computed at once.',
+    logSumExp: 'Log-sum-exp: log Σⱼ e^{sⱼ} of a row of scores, the log of softmax’s denominator. It is computed as m + log Σⱼ e^{sⱼ − m}, m the row’s largest score, so that no exponential overflows; from it each weight is e^{sⱼ − lse}.',
+    tile: 'Tile: a block of the score matrix, some queries against some keys, that a kernel computes and uses while it sits in fast memory before it moves on to the next.',
+    flashAttention: 'FlashAttention: a way to compute exact attention (Dao and others, 2022) that never writes the n × n matrix of scores to memory: it goes through it tile by tile with the online softmax, and keeps one log-sum-exp per row for the backward pass.',
   },
 };
