@@ -16,7 +16,7 @@ export default {
   next: 'Step',
   play: 'Play',
   pause: 'Pause',
-  keys: 'Keys: → and ← step forward and back, Home and End go to the start and the end. On the grid the arrows move between cells, and Enter chooses a cell’s row.',
+  keys: 'Keys: → and ← step, Home and End go to the start and the end. On the grid the arrows move between cells; Enter chooses a cell’s row.',
   gridTitle: 'Scaled scores of {nq} queries against {nk} keys, cut into tiles',
   cellLabel: '{q} · {k}: scaled score {score}, read in tile {tile}',
   cellHidden: '{q} · {k}: hidden by the mask, never read',
@@ -64,7 +64,7 @@ export default {
   quizExplainApproximate: 'The core’s largest difference is {diff}: more than float rounding explains for inputs this size.',
 
   memoryTitle: 'Memory, measured in this tab',
-  memoryIntro: 'The full chain, attention() with every intermediate, keeps n × n matrices: the scores, the scaled and masked scores, the exps, the weights. The tiled kernel, attention() with intermediates: false, runs the same online softmax over tiles of keys and keeps the output and one log-sum-exp per row. Measure runs both for n = 256, 512, … with width d = {d}, in a Web Worker (the page stays free), each in a module of its own, until the module refuses a call or the largest n chosen above is done.',
+  memoryIntro: 'The full chain, attention() with every intermediate, keeps n × n matrices (scores, scaled and masked scores, exps, weights); the tiled kernel, attention() with intermediates: false, runs the same online softmax over tiles of keys and keeps the output and one log-sum-exp per row. Measure runs both for n = 256, 512, … at width d = {d}, each in a module of its own in a Web Worker, until the module refuses a call or the largest n chosen above is done.',
   measure: 'Measure',
   stop: 'Stop',
   measureAgain: 'Measure again',
@@ -93,5 +93,5 @@ export default {
   foundAll: 'The {name}: at n = {n}, the largest asked, its module’s heap was {heap} MB and the call took {ms} ms; nothing was refused.',
   foundNone: 'The {name}: the module refused even n = {refusedN} ({code}: {message}).',
   memoryCheck: 'Where both ran, the kernel’s output and the full chain’s differ by at most {diff} (the core’s largest difference).',
-  method: 'Each time is one call, after one call at the smallest n to warm the module up: a busy machine moves it. The heap is the module’s WebAssembly memory after the call; that memory only grows, so it is the most any call so far has needed, in the steps the module grew by. The numbers are the entries of the matrices the call returned.',
+  method: 'Each time is one call, after a warm-up call at the smallest n: a busy machine moves it. The heap is the module’s WebAssembly memory after the call; it only grows, so it is the most any call so far has needed. The numbers are the entries of the matrices the call returned.',
 };

@@ -21,7 +21,7 @@ import { buildStepper, gridPicture, label, renderGrid, renderState, statusParts 
 
 export const name = 'flash';
 // what the reader does here: its row of the README's widget table (not shown on the page)
-export const summary = 'steps tile by tile through the online softmax of FlashAttention (running maximum, rescale, sum), compares its output with attention()\'s, recovers a row of weights from the saved log-sum-exp, and measures the full matrix against the tiled kernel as n grows (memory, time, the largest n each reaches)';
+export const summary = 'steps tile by tile through FlashAttention\'s online softmax, recovers a row of weights from the saved log-sum-exp, and measures the full matrix against the tiled kernel as n grows';
 
 // the release's files it loads beside embed.js, besides the core (docs/embedding.md)
 export const assets = [];

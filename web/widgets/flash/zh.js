@@ -16,7 +16,7 @@ export default {
   next: '下一步',
   play: '播放',
   pause: '暂停',
-  keys: '按键：→ 和 ← 前进和后退，Home 和 End 回到开头和跳到结尾。在网格上方向键在格子之间移动，Enter 选中格子所在的行。',
+  keys: '按键：→ 和 ← 逐块前进和后退，Home 和 End 回到开头和跳到结尾。在网格上方向键在格子之间移动；Enter 选中格子所在的行。',
   gridTitle: '{nq} 个查询对 {nk} 个键的缩放分数，切成分块',
   cellLabel: '{q} · {k}：缩放分数 {score}，在第 {tile} 块中读取',
   cellHidden: '{q} · {k}：被掩码遮住，从不读取',
@@ -64,7 +64,7 @@ export default {
   quizExplainApproximate: '核心算出的最大差值是 {diff}：超出了这种规模的输入的浮点舍入所能解释的范围。',
 
   memoryTitle: '内存，在这个标签页里测量',
-  memoryIntro: '完整的计算链，即带全部中间结果的 attention()，要保存 n × n 的矩阵：分数、缩放和掩码后的分数、指数、权重。分块内核，即带 intermediates: false 的 attention()，在键的分块上运行同样的在线 softmax，只保存输出和每行一个 log-sum-exp。“测量”对 n = 256、512 … 运行两者，宽度 d = {d}，在一个 Web Worker 里（页面保持流畅），各用自己的模块，直到模块拒绝某次调用，或上面选的最大 n 完成。',
+  memoryIntro: '完整计算链，即带全部中间结果的 attention()，要保存 n × n 的矩阵（分数、缩放和掩码后的分数、指数、权重）；分块内核，即带 intermediates: false 的 attention()，在键的分块上运行同样的在线 softmax，只保存输出和每行一个 log-sum-exp。“测量”对 n = 256、512 … 运行两者，宽度 d = {d}，各用自己的模块，在一个 Web Worker 里，直到模块拒绝某次调用，或上面选的最大 n 完成。',
   measure: '测量',
   stop: '停止',
   measureAgain: '再测一次',
@@ -93,5 +93,5 @@ export default {
   foundAll: '{name}：在 n = {n}（所要求的最大值）时模块的堆为 {heap} MB，调用用了 {ms} 毫秒；没有被拒绝。',
   foundNone: '{name}：模块连 n = {refusedN} 都拒绝了（{code}：{message}）。',
   memoryCheck: '在两者都运行过的 n 上，内核的输出与完整计算链的输出最多相差 {diff}（核心算出的最大差值）。',
-  method: '每个时间是一次调用的用时，之前先在最小的 n 上调用一次让模块预热：机器忙时它会变。堆是调用之后模块的 WebAssembly 内存；这块内存只增不减，所以它是到目前为止所有调用需要的最大值，按模块增长的步长计。数的个数是调用返回的矩阵的元素个数。',
+  method: '每个时间是一次调用的用时，之前先在最小的 n 上预热调用一次：机器忙时它会变。堆是调用之后模块的 WebAssembly 内存；它只增不减，所以是到目前为止所有调用需要的最大值。数的个数是调用返回的矩阵的元素个数。',
 };
