@@ -48,7 +48,7 @@ export default {
   recoverTitle: 'A row of weights from one saved number',
   recoverIntro: 'The run keeps no weight, only each row’s log-sum-exp. Choose a row (or click it in the grid): its weights come back as e^{s − lse}, one score at a time, without the matrix. A backward pass gets them the same way.',
   rowsLabel: 'The row to recover',
-  rowButton: 'Row',
+  rowButton: 'Row {q}',
   recoverNone: 'No row chosen.',
   fromLse: 'from lse',
   fromFull: 'attention()',

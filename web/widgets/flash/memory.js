@@ -55,15 +55,17 @@ export function buildMemory(ctx) {
   box.dataset.part = 'memory';
   const heading = element('h3', 'section-heading', t.rich('memoryTitle'));
   const intro = element('p', 'flash-memory-intro', t.rich('memoryIntro', { d: D }));
-  let worker = null;
+  let worker = null, runningFor = 0;  // the worker and the largest n it measures to
   const end = () => {
     worker?.terminate();
     worker = null;
   };
+  // the run ended before its end: kept as it stands, marked stopped
+  const stopped = () => ctx.setState({ run: { ...ctx.state.run, status: 'stopped', current: null } });
   const button = actionButton(t, 'measure', 'measure', () => {
     if (worker) {
       end();
-      ctx.setState({ run: { ...ctx.state.run, status: 'stopped', current: null } });
+      stopped();
     } else start();
   });
   function start() {
@@ -77,10 +79,9 @@ export function buildMemory(ctx) {
       return;
     }
     worker = w;
-    // a run for another largest n than the one shown stops (the reader chose another)
+    runningFor = maxN;
     const report = (run) => {
       if (worker !== w) return;
-      if (Number(ctx.state.maxN) !== maxN) { end(); return; }
       ctx.setState({ run });
       if (run.status !== 'running') end();
     };
@@ -117,7 +118,15 @@ export function buildMemory(ctx) {
   findings.dataset.part = 'findings';
   const method = element('p', 'note', t.rich('method'));
   box.append(heading, intro, bar, scroll, findings, method);
-  return { element: box, button, progress, status, tbody, findings, end };
+  return {
+    element: box, button, progress, status, tbody, findings, end,
+    // another largest n chosen while a run goes: that run stops where it is (after the render that shows the new n)
+    follow(maxN) {
+      if (!worker || maxN === runningFor) return;
+      end();
+      queueMicrotask(stopped);
+    },
+  };
 }
 
 const heapText = (bytes) => formatNumber(bytes / 2 ** 20, { digits: 1 });

@@ -5,7 +5,7 @@
 // of the rows the tile holds, from the core's trace. DOM from data; the
 // sentences come from the widget's t.
 import { element, liveElement } from '../../render/dom.js';
-import { formatNumber } from '../../render/format.js';
+import { formatNumber, formatPower } from '../../render/format.js';
 import { heatmap } from '../../render/heatmap.js';
 import { actionButton } from '../../render/parts.js';
 import { svg } from '../../render/svg.js';
@@ -19,6 +19,8 @@ export const label = (letter, index) => letter + String(index + 1).replace(/\d/g
 
 // a running maximum: −∞ before a row has seen a key
 const maxText = (x) => (x === -Infinity ? '−∞' : formatNumber(x, { digits: 3 }));
+// a factor e^(m − m′): a power of ten once 4 decimals would show it as 0
+const factorText = (x) => (x >= 0.001 ? formatNumber(x, { digits: 4 }) : formatPower(x, { digits: 2 }));
 
 // The step bar and the parts it steps through. go(step) asks for a step (the
 // widget clamps it); the keys work anywhere in the part but on the grid's
@@ -192,7 +194,7 @@ export function renderState(box, data, t) {
     const o = Array.from(tile.outputAfter.data.subarray(r * data.dv, (r + 1) * data.dv), (x) => formatNumber(x, { digits: 3 }));
     tr.append(headerCell(label('q', i), { scope: 'row' }),
       cell('max-before', maxText(tile.maxBefore[r])), cell('max-after', maxText(tile.maxAfter[r])),
-      cell('rescale', formatNumber(tile.rescale[r], { digits: 4 })),
+      cell('rescale', factorText(tile.rescale[r])),
       cell('sum-before', formatNumber(tile.sumBefore[r], { digits: 4 })), cell('sum-after', formatNumber(tile.sumAfter[r], { digits: 4 })),
       cell('output', `(${o.join(', ')})`));
     body.append(tr);
@@ -217,7 +219,7 @@ export function statusParts(data, t) {
   const first = Array.from(tile.maxBefore).every((m) => m === -Infinity);
   const what = r >= 0
     ? t.rich('statusRose', { q: label('q', tile.row0 + r), before: maxText(tile.maxBefore[r]), after: maxText(tile.maxAfter[r]),
-      factor: formatNumber(tile.rescale[r], { digits: 4 }) })
+      factor: factorText(tile.rescale[r]) })
     : t.rich(first ? 'statusFirst' : 'statusSame');
   return [where, ' ', what, ...(data.step === n ? [' ', t.rich('statusDone')] : [])];
 }

@@ -94,6 +94,7 @@ function buildRecover(t, choose) {
   const buttons = Array.from({ length: NQ }, (_, i) => {
     const b = actionButton(t, 'rowButton', `row-${i}`, () => choose(i));
     b.replaceChildren(label('q', i));
+    b.setAttribute('aria-label', t('rowButton', { q: label('q', i) }));
     b.setAttribute('aria-pressed', 'false');
     b.classList.add('flash-row-button');
     return b;
@@ -157,6 +158,7 @@ export function render(view, data, state, ctx) {
   stepper.status.replaceChildren(...statusParts(data, t));
   renderCompare(view.compare, data, t);
   renderRecover(view.recover, data, t);
+  view.memory.follow(data.memory.maxN);
   renderMemory(view.memory, data.memory, t);
 }
 

@@ -48,7 +48,7 @@ export default {
   recoverTitle: '由一个保存下来的数恢复一行权重',
   recoverIntro: '这次计算不保留任何权重，只保留每一行的 log-sum-exp。选一行（或在网格中点它）：它的权重以 e^{s − lse} 的形式恢复出来，一次一个分数，不需要矩阵。反向传播也是这样得到它们的。',
   rowsLabel: '要恢复的行',
-  rowButton: '行',
+  rowButton: '{q} 行',
   recoverNone: '还没有选行。',
   fromLse: '由 lse',
   fromFull: 'attention()',
