@@ -49,6 +49,17 @@ inline void check_rows_sum_to_one_or_zero(const MatRef& w) {
     }
 }
 
+// what f throws (a default invalid_argument, its message empty, if it throws none)
+template <class F>
+invalid_argument thrown_by(F&& f) {
+    try {
+        f();
+    } catch (const invalid_argument& e) {
+        return e;
+    }
+    return invalid_argument("");
+}
+
 // the message of the invalid_argument that f throws ("" if it throws none)
 template <class F>
 std::string error_of(F&& f) {

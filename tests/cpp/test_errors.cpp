@@ -8,21 +8,6 @@ using namespace attn;
 using namespace attn::test;
 using namespace attn::train;
 
-namespace {
-
-// what f throws (a default invalid_argument, its message empty, if it throws none)
-template <class F>
-invalid_argument thrown_by(F&& f) {
-    try {
-        f();
-    } catch (const invalid_argument& e) {
-        return e;
-    }
-    return invalid_argument("");
-}
-
-}  // namespace
-
 TEST_CASE("errors: each code has the name the JS API says") {
     CHECK(std::string(code_name(Code::bad_argument)) == "BAD_ARGUMENT");
     CHECK(std::string(code_name(Code::out_of_memory)) == "OUT_OF_MEMORY");

@@ -54,4 +54,22 @@ inline GenerateOptions sampled_from(std::string prompt, double seed, double temp
 // largest |a - b| / (1 + |b|), a float result against a double reference
 inline double max_error(const MatRef& a, const MatD& b) { return max_rel_error_of(a, b); }
 
+// The float forward, loss and gradients of the model's next batch against the
+// double reference's (lm_reference); returns the batch's tokens.
+inline std::vector<std::int32_t> check_gradients_against_reference(train::LanguageModel& model) {
+    std::vector<std::int32_t> tokens, targets;
+    model.peek_batch(tokens, targets);
+    const Index sequences = Index(tokens.size()) / model.context();
+    const double loss = model.compute_gradients(sequences, tokens.data(), targets.data());
+    train::ParamsD grads;
+    const train::LmReference ref = train::lm_reference(model.config(), model.parameters_double(), tokens, targets, &grads);
+    CHECK(std::abs(loss - ref.loss) < 1e-5 * (1 + ref.loss));
+    const std::vector<std::string> names = train::lm_tensor_names(model.config().layers);
+    for (Index i = 0; i < model.parameters().count(); ++i) {
+        CAPTURE(names[size_t(i)]);
+        CHECK(max_error(model.parameters().get_grad(i), grads[size_t(i)]) < 2e-5);
+    }
+    return tokens;
+}
+
 }  // namespace attn::test

@@ -55,18 +55,7 @@ TEST_CASE("language model: the gradient check of the whole double model, every e
 TEST_CASE("language model: the float forward, loss and gradients agree with the double reference") {
     LanguageModel model(small_options());
     model.step(4);
-    std::vector<std::int32_t> tokens, targets;
-    model.peek_batch(tokens, targets);
-    const Index sequences = Index(tokens.size()) / model.context();
-    const double loss = model.compute_gradients(sequences, tokens.data(), targets.data());
-    ParamsD grads;
-    const LmReference ref = lm_reference(model.config(), model.parameters_double(), tokens, targets, &grads);
-    CHECK(std::abs(loss - ref.loss) < 1e-5 * (1 + ref.loss));
-    const std::vector<std::string> names = lm_tensor_names(model.config().layers);
-    for (Index i = 0; i < model.parameters().count(); ++i) {
-        CAPTURE(names[size_t(i)]);
-        CHECK(max_error(model.parameters().get_grad(i), grads[size_t(i)]) < 2e-5);
-    }
+    const std::vector<std::int32_t> tokens = check_gradients_against_reference(model);
     // the logits of one sequence, every position
     std::vector<std::int32_t> one(tokens.begin(), tokens.begin() + model.context());
     const Mat logits = model.logits(one, false);

@@ -6,8 +6,6 @@
 // and the options refused with the argument named.
 #include "train_helpers.hpp"
 
-#include <functional>
-
 using namespace attn;
 using namespace attn::test;
 using namespace attn::train;
@@ -38,15 +36,6 @@ LanguageModelOptions options_of(const Variant& v) {
     o.window = v.window;
     o.sinks = v.sinks;
     return o;
-}
-
-invalid_argument refusal(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const invalid_argument& e) {
-        return e;
-    }
-    return invalid_argument("(nothing thrown)");
 }
 
 }  // namespace
@@ -81,18 +70,7 @@ TEST_CASE("language model today: each variant's float forward, loss and gradient
         CAPTURE(v.name);
         LanguageModel model(options_of(v));
         model.step(4);
-        std::vector<std::int32_t> tokens, targets;
-        model.peek_batch(tokens, targets);
-        const Index sequences = Index(tokens.size()) / model.context();
-        const double loss = model.compute_gradients(sequences, tokens.data(), targets.data());
-        ParamsD grads;
-        const LmReference ref = lm_reference(model.config(), model.parameters_double(), tokens, targets, &grads);
-        CHECK(std::abs(loss - ref.loss) < 1e-5 * (1 + ref.loss));
-        const std::vector<std::string> names = lm_tensor_names(model.config().layers);
-        for (Index i = 0; i < model.parameters().count(); ++i) {
-            CAPTURE(names[size_t(i)]);
-            CHECK(max_error(model.parameters().get_grad(i), grads[size_t(i)]) < 2e-5);
-        }
+        check_gradients_against_reference(model);
     }
 }
 
@@ -224,15 +202,15 @@ TEST_CASE("language model today: held-out loss at lengths past the context equal
         }
     }
     LanguageModel learned(options_of({"learned", "learned", 0, 0, 0}));
-    const invalid_argument e = refusal([&] { learned.evaluate_texts({"abc"}, 7); });
+    const invalid_argument e = thrown_by([&] { learned.evaluate_texts({"abc"}, 7); });
     CHECK(e.code == Code::bad_argument);
     CHECK(e.argument == "length");
     CHECK(contains(e.what(), "learned positions are a table of context = 6 rows"));
-    CHECK(contains(refusal([&] { learned.evaluate_texts({"abc"}, 25); }).what(), "length must be an integer from 1 to 24"));
+    CHECK(contains(thrown_by([&] { learned.evaluate_texts({"abc"}, 25); }).what(), "length must be an integer from 1 to 24"));
 }
 
 TEST_CASE("language model today: bad options are refused, naming the argument") {
-    auto with = [](const Variant& v) { return refusal([&] { LanguageModel m(options_of(v)); }); };
+    auto with = [](const Variant& v) { return thrown_by([&] { LanguageModel m(options_of(v)); }); };
     const invalid_argument rope = with({"", "rope", 0, 0, 0});
     CHECK(rope.argument == "position");
     CHECK(contains(rope.what(), "position must be \"learned\", \"sinusoidal\", \"rotary\", \"alibi\" or \"none\", got \"rope\""));
@@ -246,16 +224,16 @@ TEST_CASE("language model today: bad options are refused, naming the argument") 
     CHECK(contains(sinks.what(), "give a window too"));
     LanguageModelOptions odd = options_of({"", "rotary", 0, 0, 0});
     odd.heads = 2, odd.d_model = 6;  // heads of width 3
-    CHECK(refusal([&] { LanguageModel m(odd); }).argument == "position");
+    CHECK(thrown_by([&] { LanguageModel m(odd); }).argument == "position");
 
     LanguageModel learned(options_of({"", "learned", 0, 0, 0}));
     GenerateOptions g;
     g.cache_positions = "slot";
-    const invalid_argument slot = refusal([&] { learned.begin_generation(g); });
+    const invalid_argument slot = thrown_by([&] { learned.begin_generation(g); });
     CHECK(slot.argument == "cache_positions");
     CHECK(contains(slot.what(), "learned positions are part of a key from the moment it is made"));
     g.cache_positions = "ring";
-    CHECK(refusal([&] { learned.generate(g); }).argument == "cache_positions");
+    CHECK(thrown_by([&] { learned.generate(g); }).argument == "cache_positions");
 }
 
 TEST_CASE("language model today: the stage-by-stage trace runs each variant's layers, its logits the forward's bit for bit") {
