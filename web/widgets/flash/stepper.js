@@ -35,7 +35,7 @@ export function buildStepper(t, ask, signal) {
     ask(s.step);
   };
   const stop = () => {
-    clearTimeout(s.timer);
+    clearInterval(s.timer);
     s.timer = 0;
     play.replaceChildren(t.rich('play'));
     play.setAttribute('aria-pressed', 'false');
@@ -47,13 +47,7 @@ export function buildStepper(t, ask, signal) {
     if (s.step >= s.total) go(0);
     play.replaceChildren(t.rich('pause'));
     play.setAttribute('aria-pressed', 'true');
-    // one step every PLAY_MS, each timer set by the one before: stop() clears the one waiting
-    const tick = () => {
-      if (s.step >= s.total) { stop(); return; }
-      go(s.step + 1);
-      s.timer = setTimeout(tick, PLAY_MS);
-    };
-    s.timer = setTimeout(tick, PLAY_MS);
+    s.timer = setInterval(() => (s.step >= s.total ? stop() : go(s.step + 1)), PLAY_MS);
   });
   play.setAttribute('aria-pressed', 'false');
   const start = actionButton(t, 'start', 'start', () => { stop(); go(0); });
@@ -116,10 +110,7 @@ const tileOf = (data, i, j) => data.tiles.findIndex((tile) => i >= tile.row0 && 
 function scoreGrid(data, t, onRow) {
   const { values, allowed } = gridValues(data);
   const finite = Array.from(values).filter((x, k) => allowed[k]);
-  // the cell focused or under the pointer (the heatmap says which): a click or Enter chooses its row
-  let current = null;
   const h = heatmap({
-    onCell: (i, j) => { current = [i, j]; },
     rowLabels: Array.from({ length: data.nq }, (_, i) => label('q', i)), colLabels: Array.from({ length: data.nk }, (_, j) => label('k', j)),
     axes: { rows: t('axisQueries'), cols: t('axisKeys') }, values, allowed, min: Math.min(...finite), max: Math.max(...finite), digits: 1,
     title: t('gridTitle', { nq: data.nq, nk: data.nk }),
@@ -127,7 +118,10 @@ function scoreGrid(data, t, onRow) {
       ? t('cellLabel', { q: label('q', i), k: label('k', j), score: formatNumber(values[i * data.nk + j], { digits: 3 }), tile: tileOf(data, i, j) + 1 })
       : t('cellHidden', { q: label('q', i), k: label('k', j) })),
   });
-  const pick = () => { if (current) onRow(current[0]); };
+  const pick = (event) => {
+    const cell = event.target.closest?.('.heatmap-cell');
+    if (cell) onRow(Number(cell.dataset.i));
+  };
   h.element.addEventListener('click', pick);
   h.element.addEventListener('keydown', (event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); pick(event); } });
   const overlay = svg('g', { class: 'flash-overlay', 'aria-hidden': 'true', 'pointer-events': 'none' });
