@@ -29,7 +29,6 @@ export const WIDGETS = Object.freeze([
   'transformer-block',
   'language-model',
   'generation',
-  'flash',
   'rotary',
   'conditional',
   'complexity',
