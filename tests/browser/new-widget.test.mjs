@@ -123,7 +123,9 @@ test('the widget written is the page\'s last section, before the glossary, and e
   assert.deepEqual(ids.slice(-3), ['speed', NAME, 'glossary']);
   assert.equal(await widget.locator('.widget-title').textContent(), '带温度的 softmax');
   assert.deepEqual(await shown(widget), expected(0.5));
-  assert.equal(await page.locator(`nav.toc a[href="#${NAME}"]`).textContent(), '带温度的 softmax');
+  // the contents name each section by its title once every section above has mounted (toc.refresh)
+  const link = page.locator(`nav.toc a[href="#${NAME}"]`);
+  await eventually(async () => (await link.textContent()) === '带温度的 softmax', { timeout: 20000, message: 'the contents\' link titled in Chinese' });
   assertClean(log, browser.origin);
   await page.close();
 
