@@ -25,8 +25,15 @@ const ACTIONS = {
   speed: {
     search: 'maxN=128',
     async run(page) {
-      await page.click('[data-widget="speed"] [data-part="run"]');
-      await page.waitForSelector('[data-widget="speed"] .sp-status[data-status="done"]', { timeout: LOAD });
+      // the button's own click(): a click at the button's coordinates can land
+      // elsewhere when the layout moves at that moment (a loaded machine)
+      await page.$eval('[data-widget="speed"] [data-part="run"]', (button) => button.click());
+      try {
+        await page.waitForSelector('[data-widget="speed"] .sp-status[data-status="done"]', { timeout: LOAD });
+      } catch (error) {
+        const shown = await page.$eval('[data-widget="speed"] .sp-status', (s) => `${s.dataset.status}: ${s.textContent}`);
+        throw new Error(`${error.message}; the status shows "${shown}"`);
+      }
     },
     measured: /^(headline-ratio|js|kernel|ratio)$/,
   },
