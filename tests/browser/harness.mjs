@@ -77,7 +77,14 @@ export function recordLog(page) {
 
 // The wait for a widget's first render on a page: whenReady(selector, timeout)
 // is page => (resolves once the element of selector has data-ready="true").
-export const whenReady = (selector, timeout = 15000) => (page) => page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout });
+// It is brought into view first: on the full page a section mounts when it
+// comes near the screen (an embed's widget is in view already).
+export const whenReady = (selector, timeout = 15000) => async (page) => {
+  const root = page.locator(selector).first();
+  await root.waitFor({ state: 'attached', timeout });
+  if (await root.getAttribute('data-mount') === 'waiting') await root.scrollIntoViewIfNeeded();
+  await page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout });
+};
 
 // Scrolls the full page to the widget of selector once every widget of the
 // page has drawn, shown its error, or waits to come near the screen (a lazy

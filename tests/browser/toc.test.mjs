@@ -32,6 +32,17 @@ async function sectionsAndLinks(page) {
 
 const current = (page) => page.locator('nav.toc a[aria-current="location"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
 
+// the layout has held still for a moment (the sections near the screen have drawn)
+async function settled(page) {
+  let before = '';
+  await eventually(async () => {
+    const now = await page.evaluate(() => [window.scrollY, document.scrollingElement.scrollHeight].join());
+    const still = now === before;
+    before = now;
+    return still;
+  }, { interval: 500, timeout: 20000, message: 'the layout to hold still' });
+}
+
 const overflow = (page) => page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
 
 test('a link for every section, with its widget\'s title, in English and in Chinese; the language switch renames them', async () => {
@@ -75,6 +86,8 @@ test('wide screen: a sticky sidebar; a click lands on the section, and the mark 
   for (const id of ['masking', 'multi-head', 'kv-query']) {
     await page.locator(`nav.toc a[href="#${id}"]`).click();
     await eventually(async () => (await page.evaluate(() => location.hash)) === `#${id}`, { message: `#${id} in the address` });
+    // held there while the sections near it mount and grow
+    await settled(page);
     const top = await page.locator(`#${id}`).evaluate((s) => s.getBoundingClientRect().top);
     assert.ok(Math.abs(top) < 40, `${id}: the section starts at the top of the screen (${top}px)`);
     await eventually(async () => (await current(page)).join() === `#${id}`, { message: `${id} marked current` });
@@ -127,6 +140,7 @@ test('375 px: a menu bar that the keyboard opens and closes (Escape), links that
   await eventually(async () => (await page.evaluate(() => location.hash)) === '#softmax-scaling', { message: 'the link followed' });
   assert.equal(await list.isVisible(), false, 'following a link closes the menu');
   await eventually(async () => (await current(page)).join() === '#softmax-scaling', { message: 'softmax-scaling marked' });
+  await settled(page);
   // the bar stays at the top, and the section starts below it, not under it
   const bar = await page.locator('nav.toc').boundingBox();
   const top = await page.locator('#softmax-scaling').evaluate((s) => s.getBoundingClientRect().top);
@@ -147,22 +161,22 @@ test('375 px: a menu bar that the keyboard opens and closes (Escape), links that
   assert.equal(await overflow(page), 0);
 }));
 
-test('a link to a section lands there after the widgets above have drawn', () => withPage(browser, '?lang=en#masking', async ({ page }) => {
+test('a link to a section lands there after the widgets near it have drawn; those far above wait', () => withPage(browser, '?lang=en#masking', async ({ page }) => {
   await titled(page);
-  for (const root of await page.locator('main [data-widget]').all()) {
-    if (await root.evaluate((r) => r.closest('section').id === 'masking')) break;
-    // a widget that trains draws only near the screen: far above the section, it keeps its placeholder
-    if (['learned-width', 'training', 'language-model'].includes(await root.getAttribute('data-widget'))) continue;
-    await root.and(page.locator('[data-ready="true"]')).waitFor();
-  }
   await page.locator('[data-widget="masking"][data-ready="true"]').waitFor();
+  await settled(page);
+  // the section above it, near, mounted; the first ones, far above, did not load
+  const above = await page.evaluate(() => [...document.querySelectorAll('main [data-widget]')].map((r) => [r.dataset.widget, r.dataset.mount ?? 'drawn']));
+  const at = above.findIndex(([id]) => id === 'masking');
+  assert.deepEqual(above[0], ['concepts', 'waiting'], 'the first section, far above, keeps its placeholder');
+  assert.notEqual(above[at - 1][1], 'waiting', 'the section just above, near, has mounted');
   const top = await page.locator('#masking').evaluate((s) => s.getBoundingClientRect().top);
   assert.ok(Math.abs(top) < 40, `the section is at the top (${top}px)`);
   await eventually(async () => (await current(page)).join() === '#masking', { message: 'masking marked' });
 }));
 
 test('a fragment whose escapes are malformed (#%E0%A4%A) names no section: no error, no jump, the links still lead to their sections', () => withPage(browser, '?lang=en#%E0%A4%A', async ({ page, log }) => {
-  await titled(page);  // every widget mounted: the page has tried to land on the fragment
+  await titled(page);  // every section titled: the page has tried to land on the fragment
   await page.locator('[data-widget="concepts"][data-ready="true"]').waitFor();
   assert.equal(await page.evaluate(() => location.hash), '#%E0%A4%A', 'the address keeps its fragment');
   assert.ok(Math.abs(await page.evaluate(() => window.scrollY)) < 40, 'no jump: the page stays at its top');

@@ -4,32 +4,53 @@
 // and the page's own text follows the language switch, which offers every
 // language that has a catalog; the table of contents names every section by
 // its widget's title; the glossary, the last section, lists every term.
-import { LANGUAGES, detectLanguage, languageName, languageTag, loadLanguage, translator } from '../i18n/i18n.js';
+import { LANGUAGES, detectLanguage, languageName, languageTag, loadLanguage, translator, useStrings } from '../i18n/i18n.js';
 import { mountByName } from '../runtime/mount.js';
 import { flushState } from '../runtime/state.js';
+import { whenNear } from '../render/dom.js';
 import { WIDGETS, widgets } from '../widgets/list.js';
 import { createToc } from './toc.js';
 import { fillGlossary } from './glossary.js';
 
 let lang = detectLanguage();
 
-// <section class="section" id="kv-query"><div data-widget="kv-query"><p class="widget-loading">…
-// for every widget, before the glossary (its placeholder's words come with translatePage)
+// How near a section must come before its files load: a screen above or below the viewport.
+const NEAR = '100% 0px';
+
+// <section class="section" id="kv-query"><div data-widget="kv-query" data-mount="waiting">…
+// for every widget, before the glossary; each holds its placeholder until it mounts
 function buildSections(main) {
   const glossary = main.querySelector('#glossary');
-  for (const id of WIDGETS) {
+  return WIDGETS.map((id) => {
     const section = document.createElement('section');
     section.className = 'section';
     section.id = id;
     const root = document.createElement('div');
     root.dataset.widget = id;
-    const loading = document.createElement('p');
-    loading.className = 'widget-loading';
-    loading.dataset.i18n = 'loading';
-    root.append(loading);
+    root.dataset.mount = 'waiting';
     section.append(root);
     main.insertBefore(section, glossary);
-  }
+    return root;
+  });
+}
+
+// A section not mounted yet: its widget's title (from its words, which are
+// small; its definition and styles load when it comes near) over a loading
+// line, a screen high (styles/page.css), so that the sections below it do not
+// seem near merely because it is still empty.
+function placeholder(root) {
+  root.dataset.mount = 'waiting';
+  root.classList.add('widget');
+  const heading = document.createElement('h2');
+  heading.className = 'widget-title';
+  heading.append(translator(lang, root.dataset.widget).rich('title'));
+  const body = document.createElement('div');
+  body.className = 'widget-body';
+  const loading = document.createElement('p');
+  loading.className = 'widget-loading';
+  loading.textContent = translator(lang)('loading');
+  body.append(loading);
+  root.replaceChildren(heading, body);
 }
 
 function translatePage() {
@@ -42,36 +63,47 @@ function translatePage() {
   for (const list of document.querySelectorAll('.glossary-list')) fillGlossary(list, lang);
 }
 
-buildSections(document.querySelector('main'));
+const roots = buildSections(document.querySelector('main'));
 const toc = createToc(document.querySelector('nav.toc'));
 
-// The mounted widgets (their handles, or null where one failed to start)
-let mounted = [];
-let generation = 0;
+// root -> { lang, done, handle (null while mounting, or where it failed) } of the sections mounted or mounting
+const mounts = new Map();
 
-// Resolves once every widget shows its title (its numbers may come later).
-// Widgets already mounted (in the former language) are unmounted first; one
-// that comes up after a newer switch is unmounted at once. A lazy widget
-// (one that trains) watches for the screen only once the widgets above it have
-// drawn or failed: before that they are one line high, and it would seem near.
-// Those above that themselves wait for the screen (a model widget) are not waited for.
-function mountAll() {
-  const mine = ++generation;
-  for (const handle of mounted.splice(0)) handle?.unmount();
-  let above = Promise.resolve();
-  const mounts = [...document.querySelectorAll('main [data-widget]')].map((root) => {
-    let settle;
-    const drawn = new Promise((resolve) => { settle = resolve; });
-    const mount = mountByName(root, widgets, { lang, search: location.search, prefix: `${root.dataset.widget}.`, after: above,
-      onReady: settle, onError: settle }).then((handle) => {
-      if (!handle || handle.awaitsScreen) settle();  // a widget that waits for the screen holds back no one below
-      if (mine === generation) mounted.push(handle);
-      else handle?.unmount();
-    });
-    above = Promise.all([above, drawn]);
-    return mount;
+// Mounts root's widget in the page's language, with its state from the
+// address. A mount made again (another language) replaces the former one once
+// it has filled root, so the section keeps its height meanwhile; one that
+// comes up after a newer language switch is made again.
+function mount(root) {
+  const former = mounts.get(root);
+  const mine = { lang, done: false, handle: null };
+  mounts.set(root, mine);
+  // a placeholder keeps its height until the widget has drawn (or failed)
+  if (root.dataset.mount) root.dataset.mount = 'mounting';
+  const drawn = () => { if (mounts.get(root) === mine) delete root.dataset.mount; };
+  return mountByName(root, widgets, { lang, search: location.search, prefix: `${root.dataset.widget}.`, onReady: drawn, onError: drawn }).then((handle) => {
+    former?.handle?.unmount();
+    mine.handle = handle;
+    mine.done = true;
+    if (mounts.get(root) !== mine) handle?.unmount();
+    else if (mine.lang !== lang) return mount(root);
   });
-  return Promise.all(mounts).then(() => toc.refresh());
+}
+
+// Every section titled in the page's language: a mounted one mounted again
+// in it, the others' placeholders renamed; the contents read the titles.
+async function showSections() {
+  const mine = lang;
+  const strings = await Promise.all(WIDGETS.map((id) => widgets.strings(id, mine)));
+  if (mine !== lang) return;  // a newer switch titles them
+  WIDGETS.forEach((id, k) => useStrings(mine, id, strings[k]));
+  const again = [];
+  for (const root of roots) {
+    if (!mounts.has(root)) placeholder(root);
+    else if (mounts.get(root).done) again.push(mount(root));
+  }
+  toc.refresh();
+  await Promise.all(again);
+  toc.refresh();
 }
 
 // a switch whose catalog arrives after a newer one is dropped
@@ -82,12 +114,12 @@ async function switchTo(next) {
   await loadLanguage(next);
   if (mine !== switching) return;
   lang = next;
-  flushState();  // the widgets' latest states, which mountAll reads back
+  flushState();  // the widgets' latest states, which their mounts read back
   const params = new URLSearchParams(location.search);
   params.set('lang', lang);
   try { history.replaceState(history.state, '', `${location.pathname}?${params}${location.hash}`); } catch { /* file: */ }
   translatePage();
-  mountAll();
+  await showSections();
 }
 
 // one button per language, each named in its own language (the group's label
@@ -107,5 +139,9 @@ function languageButtons(group) {
 for (const group of document.querySelectorAll('.language')) languageButtons(group);
 loadLanguage(lang).then(() => {
   translatePage();
-  return mountAll();
-}).then(() => toc.land());
+  return showSections();
+}).then(() => {
+  toc.land();
+  // a section's definition, words and styles load when it first comes near the screen
+  for (const root of roots) whenNear(root, () => { if (!mounts.has(root)) mount(root); }, new AbortController().signal, NEAR);
+});

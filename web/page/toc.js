@@ -43,9 +43,9 @@ function linkList(list, sections) {
   return links;
 }
 
-// The menu's toggle, Escape, a chosen link (marked, the menu closed), and a
+// The menu's toggle, Escape, a chosen link (followed, the menu closed), and a
 // click or focus outside the open menu, which closes it.
-function listen(nav, toggle, list, { isOpen, setOpen, mark }) {
+function listen(nav, toggle, list, { isOpen, setOpen, follow }) {
   toggle.addEventListener('click', () => setOpen(!isOpen()));
   nav.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && isOpen()) {
@@ -56,7 +56,7 @@ function listen(nav, toggle, list, { isOpen, setOpen, mark }) {
   list.addEventListener('click', (event) => {
     const link = event.target.closest('a.toc-link');
     if (!link) return;
-    mark(fragmentId(link.hash));
+    follow(fragmentId(link.hash));
     setOpen(false);
   });
   document.addEventListener('click', (event) => { if (isOpen() && !nav.contains(event.target)) setOpen(false); });
@@ -151,7 +151,17 @@ export function createToc(nav, { root = document } = {}) {
     pick();
   }
 
-  listen(nav, toggle, list, { isOpen, setOpen, mark });
+  // A link chosen: the section marked, and once the browser has jumped there,
+  // held there while the sections near it, mounting as they come near, grow
+  // (the browser's scroll anchoring gives up when a section's own height changes).
+  function follow(id) {
+    mark(id);
+    const target = links.has(id) ? root.getElementById?.(id) : null;
+    const view = target?.ownerDocument.defaultView;
+    if (view) view.requestAnimationFrame(() => holdInPlace(target));
+  }
+
+  listen(nav, toggle, list, { isOpen, setOpen, follow });
 
   // A link to a section (#masking) was followed while the widgets were still
   // empty: the browser jumped to where the section was then. Jump again once

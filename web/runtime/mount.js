@@ -26,9 +26,9 @@ function stylesheet(href) {
 
 // widgets: { names, definition(id), strings(id, lang), stylesheet(id) } (widgets/list.js)
 // options: { lang, search (the query string holding the state), prefix, writeUrl, embedded,
-//            hide, after, onChange(state), onReady(), onError(message) (see runtime.js) }
+//            hide, onChange(state), onReady(), onError(message) (see runtime.js) }
 // Resolves to the widget's handle (runtime.js), or null where it could not start.
-export async function mountByName(root, widgets, { lang, search, prefix = '', writeUrl = true, embedded = false, hide = [], after = null,
+export async function mountByName(root, widgets, { lang, search, prefix = '', writeUrl = true, embedded = false, hide = [],
   onChange = () => {}, onReady = () => {}, onError = () => {} }) {
   const name = root.dataset.widget;
   try {
@@ -43,7 +43,7 @@ export async function mountByName(root, widgets, { lang, search, prefix = '', wr
     const defaults = widgetDefaults(def, lang);
     const state = parseState(search, def.controls, defaults, prefix);
     return mountWidget(root, def, {
-      lang, state, embedded, hide, after, onReady, onError,
+      lang, state, embedded, hide, onReady, onError,
       onChange: (next) => {
         if (writeUrl) writeState(next, def.controls, prefix);
         onChange(next);

@@ -11,8 +11,6 @@
 //   lazy?                   true: build and the first compute wait until the widget comes within half a
 //                           screen of the viewport, or the reader changes it (a widget that trains:
 //                           its module, worker and corpus load then, not with the page)
-//   awaitsScreen?           true: the first numbers wait until the widget is near the screen (a model
-//                           that loads then): the page starts the lazy widgets below it without it
 //   exports(data, state, t) -> { visual?(): SVGElement, csv(): { header, rows }, json(): object; csv and json may return a promise }
 //   quiz?                   { question, options: [{ value, label, picture?() -> element }], answer(data, state), explain(data, state, t) -> text or nodes,
 //                             conceals?(view) -> [element]: the parts that state the answer, covered until Reveal }
@@ -187,17 +185,14 @@ async function exportAs(def, kind, data, state, t) {
 }
 
 // root: the element to fill; def: the widget definition.
-// options: { lang, state, onChange(state), onReady(), onError(message), embedded, heading, hide, after }
+// options: { lang, state, onChange(state), onReady(), onError(message), embedded, heading, hide }
 //   onChange: the state as its controls hold it (the keys of a URL), after each change of it made in
 //             the widget (not by the returned setState; a change of a key of no control is none)
 //   onReady:  once, when the first numbers are drawn
 //   onError:  whenever the widget shows an error message
 //   hide:     parts to leave out: 'title', 'intro', 'quiz', 'export', 'embed'
-//   after:    a lazy widget watches for the screen only once this promise settles (the page: once
-//             the widgets above it have drawn, so that it is not near the screen merely because
-//             they are still empty)
 export function mountWidget(root, def, { lang = 'en', state: initial = {}, onChange = () => {}, onReady = () => {}, onError = () => {},
-  embedded = false, heading = 'h2', hide = [], after = null } = {}) {
+  embedded = false, heading = 'h2', hide = [] } = {}) {
   const t = translator(lang, def.name);
   // the mount: what update(), showError() and unmount() below share
   const m = {
@@ -243,15 +238,9 @@ export function mountWidget(root, def, { lang = 'en', state: initial = {}, onCha
   root.replaceChildren(...m.parts);
 
   if (!def.lazy) update(m);
-  else {
-    Promise.resolve(after).finally(() => {
-      if (!m.lifetime.signal.aborted) whenNear(root, () => update(m), m.lifetime.signal, '50% 0px');  // within half a screen
-    });
-  }
+  else whenNear(root, () => update(m), m.lifetime.signal, '50% 0px');  // within half a screen
   return {
     update: () => update(m), get state() { return m.state; }, get data() { return m.data; }, unmount: () => unmount(m),
-    lazy: Boolean(def.lazy),
-    awaitsScreen: Boolean(def.lazy || def.awaitsScreen),
     // a change from outside (the embed's API): no onChange, which is for the reader's changes
     setState(next) {
       if (m.lifetime.signal.aborted) return;

@@ -22,8 +22,6 @@ export const summary = 'reads the 8 heads of a real pretrained encoder on any En
 
 // the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
 export const assets = ['wasm/attention-encoder.js', 'model/encoder.q.bin'];
-// its numbers wait for the model, which loads once the widget is near the screen
-export const awaitsScreen = true;
 
 // The model reads English: its preset sentences are the same in every language,
 // written once (this widget's, and the page's Law sentence).

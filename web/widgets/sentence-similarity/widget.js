@@ -15,8 +15,6 @@ export const summary = 'compares sentences by the encoder\'s embeddings';
 
 // the release's files it loads beside embed.js (docs/embedding.md; the release test checks them)
 export const assets = ['wasm/attention-encoder.js', 'model/encoder.q.bin'];
-// its numbers wait for the model, which loads once the widget is near the screen
-export const awaitsScreen = true;
 
 const KEYS = ['a', 'b', 'c'];
 const NAMES = ['A', 'B', 'C'];
