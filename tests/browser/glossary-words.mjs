@@ -8,14 +8,16 @@ export const TERM_WORDS = {
     residual: /\bresidual connections?\b/i, mlp: /\bMLPs?\b/, logits: /\blogits?\b/i, kvCache: /\bkey-value cache\b/i,
     crossEntropy: /\bcross-entropy\b/i, token: /\btokens?\b/i, nadarayaWatson: /\bNadaraya\b/, backprop: /\bbackpropagation\b/i,
     gelu: /\bGELU\b/, unembedding: /\bunembedding\b/i, prefill: /\bprefill\b/i, decode: /\bdecode\b/i, topP: /\btop-p\b/i,
-    minP: /\bmin-p\b/i, gradientCheck: /\bgradient check\b/i,
+    minP: /\bmin-p\b/i, onlineSoftmax: /\bonline softmax\b/i, logSumExp: /\blog-sum-exp\b/i, tile: /\btiles?\b/i,
+    flashAttention: /\bFlashAttention\b/, gradientCheck: /\bgradient check\b/i,
     rope: /\bRoPE\b(?! base)|\brotary position embedding\b/i, ropeBase: /\bRoPE base\b/i,
   },
   zh: {
     entropy: /熵(?!损失)/, nats: /奈特/, adam: /\bAdam\b/, heldOut: /留出/, leaveOneOut: /留一/, decoder: /解码器/, temperature: /温度/,
     topK: /top-k/i, layerNorm: /层归一化/, residual: /残差连接/, mlp: /\bMLP\b/, logits: /\blogits?\b/i, kvCache: /键值缓存/,
     crossEntropy: /交叉熵/, token: /词元/, nadarayaWatson: /Nadaraya/, backprop: /反向传播/, gelu: /\bGELU\b/, unembedding: /反嵌入/,
-    prefill: /预填充/, decode: /解码(?!器)/, topP: /top-p/i, minP: /min-p/i, gradientCheck: /梯度检验/,
+    prefill: /预填充/, decode: /解码(?!器)/, topP: /top-p/i, minP: /min-p/i, onlineSoftmax: /在线 softmax/i, logSumExp: /log-sum-exp/i,
+    tile: /分块/, flashAttention: /FlashAttention/, gradientCheck: /梯度检验/,
     rope: /旋转位置编码|\bRoPE\b(?! ?基数)/, ropeBase: /RoPE ?基数/,
   },
 };

@@ -24,6 +24,7 @@ const SERVE = {
   training: () => import('../widgets/training/worker.js'),
   lm: () => import('../widgets/language-model/worker.js'),
   encoder: () => import('../encoder/encoder-worker.js'),
+  flash: () => import('../widgets/flash/worker.js'),
 };
 
 if (typeof document === 'undefined') {

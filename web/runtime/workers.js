@@ -1,5 +1,6 @@
 // Starts the page's Web Workers by kind: 'training' (the training widget's
-// loop), 'lm' (the language model's), 'encoder' (the pretrained encoder).
+// loop), 'lm' (the language model's), 'encoder' (the pretrained encoder),
+// 'flash' (the flash widget's memory measurement).
 //
 // Beside the page's modules (index.html, embed.html, dist/): a module worker
 // of the kind's own file. In the bundled embed.js, which may come from another
@@ -13,7 +14,10 @@
 //   startWorker('training') -> Worker
 import { assetFolder, embedScriptUrl } from './assets.js';
 
-const FILES = { training: '../widgets/training/worker.js', lm: '../widgets/language-model/worker.js', encoder: '../encoder/encoder-worker.js' };
+const FILES = {
+  training: '../widgets/training/worker.js', lm: '../widgets/language-model/worker.js', encoder: '../encoder/encoder-worker.js',
+  flash: '../widgets/flash/worker.js',
+};
 const blobs = new Map();  // kind -> blob: URL, one per kind and page
 
 export function startWorker(kind) {

@@ -29,6 +29,7 @@ export const WIDGETS = Object.freeze([
   'transformer-block',
   'language-model',
   'generation',
+  'flash',
   'rotary',
   'conditional',
   'complexity',

@@ -27,6 +27,8 @@ export const BUILDS_ON = {
   'language-model': ['transformer-block', 'training'],
   // the transformer-block section's model, sampled at a temperature, one row of the causal map at a time
   generation: ['masking', 'transformer-block'],
+  // the scores, the scale and softmax of self-attention, its causal mask, and attention() beside it
+  flash: ['self-attention', 'softmax-scaling', 'masking'],
   // q·k of a query and a key turned by their positions, beside the sinusoidal encoding added
   rotary: ['self-attention', 'positional-encoding'],
   conditional: ['self-attention'],
