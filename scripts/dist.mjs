@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleEmbed } from './bundle.mjs';
+import { bundleEmbed, embedWords } from './bundle.mjs';
 
 const top = fileURLToPath(new URL('..', import.meta.url));
 const web = join(top, 'web');
@@ -89,9 +89,12 @@ export async function writeDist(out = join(top, 'dist')) {
   for (const needed of ['embed.js', 'wasm/attention.mjs', 'wasm/attention.js', 'model/encoder.q.bin', 'data/names.json']) {
     if (!existsSync(join(web, needed))) throw new Error(`dist: web/${needed} is missing: run scripts/build.sh wasm first`);
   }
+  // (embed.js, and its other languages' words, which bundleEmbed writes into the files folder)
   const moved = filesOf(web).filter((file) => !LEFT_OUT.some((pattern) => pattern.test(file)) && !PAGES.includes(file)
-    && file !== 'embed.js');
-  const folder = `immutable/${folderHash(moved.map((path) => ({ path, sha256: sha256(readFileSync(join(web, path))) })))}/`;
+    && !/^embed(\.[\w-]+)?\.js$/.test(file));
+  const words = await embedWords(`${web}/`);  // written into the folder by bundleEmbed, named with it
+  const folder = `immutable/${folderHash([...moved.map((path) => ({ path, sha256: sha256(readFileSync(join(web, path))) })),
+    ...words.map(({ path, text }) => ({ path, sha256: sha256(text) }))])}/`;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const file of moved) {

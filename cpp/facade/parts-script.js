@@ -18,7 +18,8 @@ const documentOwn = (name) => {
 const defined = (scope, factory) => Object.prototype.hasOwnProperty.call(scope, factory) && typeof scope[factory] === 'function';
 
 // the classic script file (beside here) that defines the global factory: { default: factory }
-function load(here, file, factory) {
+// (embed.js loads its other languages' words so too: scripts/bundle.mjs)
+export function loadScript(here, file, factory) {
   return new Promise(function (resolve, reject) {
     const scope = typeof self !== 'undefined' ? self : globalThis;
     // the factory, once the script defining it has run (or already had)
@@ -57,8 +58,8 @@ function load(here, file, factory) {
 
 export function scriptParts(here) {
   return {
-    encoder: () => load(here, 'attention-encoder.js', 'createAttentionEncoder'),
-    training: () => load(here, 'attention-training.js', 'createAttentionTraining'),
+    encoder: () => loadScript(here, 'attention-encoder.js', 'createAttentionEncoder'),
+    training: () => loadScript(here, 'attention-training.js', 'createAttentionTraining'),
   };
 }
 

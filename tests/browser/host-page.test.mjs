@@ -205,3 +205,45 @@ test('a widget mounted on an element not yet in the document renders once it is 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('embed.js carries English alone: a widget in Chinese is drawn once embed.zh.js has come (once for all), its handle working meanwhile; a page in English never asks for it', async () => {
+  const words = (requests) => requests.filter((url) => /\/embed\.zh\.js$/.test(url));
+  const english = await hostPage('<div data-widget="kv-query" data-state="q=165"></div>');
+  await readyWidget(english.page, 'div[data-widget="kv-query"]');
+  assert.deepEqual(words(english.requests), [], 'an English page: no embed.zh.js');
+  await english.page.close();
+
+  const { page, requests, errors } = await hostPage('<div data-widget="kv-query" data-lang="zh" data-state="q=165&score=dot"></div><div id="second"></div><div id="third"></div>');
+  await page.waitForFunction(() => typeof window.attentionWasm === 'object');
+  // before the words come: the state the widget will be drawn with
+  const before = await page.evaluate(() => {
+    const handle = attentionWasm.mount(document.getElementById('second'), { widget: 'masking', lang: 'zh', state: { causal: true } });
+    handle.setState({ causal: false });
+    window.second = handle;
+    return handle.getState().causal;
+  });
+  assert.equal(before, false);
+  await readyWidget(page, 'div[data-widget="kv-query"]');
+  await readyWidget(page, '#second div[data-widget="masking"]');
+  assert.match(plain(await page.locator('#host > div[data-widget="kv-query"] .widget-title').textContent()), /[\u4e00-\u9fff]/, 'the title in Chinese');
+  assert.match(plain(await page.locator('#host > div[data-widget="kv-query"] [data-field="estimate"]').textContent()), /^70\.00 千克$/);
+  assert.equal(await page.locator('#second input[type="checkbox"]').first().isChecked(), false, 'drawn with the state set before the words came');
+  // a third, after: no second request
+  await page.evaluate(() => attentionWasm.mount(document.getElementById('third'), { widget: 'softmax-scaling', lang: 'zh' }));
+  await readyWidget(page, '#third div[data-widget="softmax-scaling"]');
+  assert.equal(words(requests).length, 1, 'embed.zh.js once');
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  // the words cannot come: the widget says why (in English), and an error event
+  const broken = await browser.context.newPage();
+  await broken.route('**/embed.zh.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  writeFileSync(join(folder, 'no-words.html'), `<!doctype html><html lang="en"><meta charset="utf-8"><title>host</title>
+<body><div data-widget="kv-query" data-lang="zh"></div><script>addEventListener('attention-wasm:error', (e) => { window.said = e.detail.message; });</script><script src="${browser.url}embed.js"></script></body></html>`);
+  await broken.goto(`${host.url}no-words.html`);
+  await broken.waitForFunction(() => typeof window.said === 'string');
+  const alert = plain(await broken.locator('div[data-widget="kv-query"] [role="alert"]').textContent());
+  assert.match(alert, /could not load .*embed\.zh\.js/);
+  assert.equal(alert, await broken.evaluate(() => window.said));
+  await broken.close();
+});

@@ -154,10 +154,10 @@ test('the 8 heads, the piece view, the keyboard and the URL state', async () => 
 });
 
 test('on the full page the model loads only when the widget comes into view; presets, notes and Chinese', () => withPage(browser, '?lang=zh', async ({ page, log }) => {
-  await page.locator('[data-widget="multi-head"][data-ready="true"]').waitFor();
-  const loader = page.locator(`${W} .model-loader`);
-  assert.equal(await loader.getAttribute('data-phase'), 'waiting', 'nothing loads before the widget is in view');
-  assert.ok(!log.requests.some((url) => url.includes('/model/encoder.')), 'no request for the model yet');
+  await page.locator('[data-widget="kv-query"][data-ready="true"]').waitFor();
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator(W).getAttribute('data-mount'), 'waiting', 'far below the screen, the section waits');
+  assert.ok(!log.requests.some((url) => url.includes('/model/encoder.') || url.includes('/widgets/real-model/widget.js')), 'no request for the model or the widget\'s code yet');
   await scrollToWidget(page, W);
   await ready(page);
   assert.match(await page.locator(`${W} .widget-title`).textContent(), /真实的训练模型/);

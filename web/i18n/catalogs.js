@@ -1,7 +1,7 @@
-// Every language's catalog (common, page, glossary), imported at once: for the
-// bundled embed.js (which adds every widget's words and gives them to i18n.js
-// with useCatalogs) and for the tests that compare them. The page loads a
-// language's catalog only when it is chosen (i18n.js, loadLanguage).
+// Every language's catalog (common, page, glossary), imported at once, for the
+// tests that compare them (and scripts/bundle.mjs reads each language's file
+// for embed.<lang>.js). The page loads a language's catalog only when it is
+// chosen (i18n.js, loadLanguage), and embed.js carries English alone.
 import en from './en.js';
 import zh from './zh.js';
 

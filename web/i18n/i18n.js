@@ -8,8 +8,9 @@
 // English is every message's fallback: its catalog is always here, a widget's
 // English words where they were loaded (same keys: no message falls back to
 // them unless one is missing, which the tests forbid). The bundled embed.js
-// carries every catalog and every widget's words and gives them all at once
-// (useCatalogs; catalogs.js lists the catalogs for it and the tests).
+// carries the English catalog and every widget's English words and gives them
+// at once (useCatalogs); another language's, all its widgets' words with it,
+// come from a script beside it when first asked for (scripts/bundle.mjs).
 // Adding a language is adding its files and one line in LANGUAGE_TABLE below.
 // The language comes from ?lang=, else from the browser, else English.
 import en from './en.js';
@@ -25,6 +26,9 @@ export const LANGUAGES = Object.keys(LANGUAGE_TABLE);
 // the catalogs loaded so far: lang -> { section -> messages }, a widget's section added when given
 const catalogs = { en: { ...en } };
 const loaded = (lang) => Object.hasOwn(catalogs, lang) && Object.hasOwn(catalogs[lang], 'common');
+
+// Whether lang's catalog is here (a translator of it can be made now).
+export const isLoaded = (lang) => loaded(lang);
 
 // Resolves once lang's catalog is here (at once for one already loaded).
 export async function loadLanguage(lang) {

@@ -9,12 +9,14 @@
 // are drawn, attention-wasm:statechange { widget, state } after each change the
 // reader makes, attention-wasm:error { widget, message }.
 // Bad arguments throw an Error that names the problem; nothing is mounted then.
+// A widget in a language other than English is drawn once that language's
+// words have come (embed.<lang>.js beside embed.js); its handle works at once.
 //
 // mountFromAttributes(element) does the same for <div data-widget="name"
 // data-state="q=165&score=dot" data-lang="zh" data-theme="dark" data-hide="title intro">,
 // where, as in a URL, a bad state value falls back to the widget's default and
 // a bad widget name is a visible message (and an error event).
-import { LANGUAGES, detectLanguage, translator } from '../i18n/i18n.js';
+import { LANGUAGES, detectLanguage, isLoaded, loadLanguage, translator } from '../i18n/i18n.js';
 import { mountWidget } from '../runtime/runtime.js';
 import { doc } from '../render/dom.js';
 import { checkState, parseState, publicState, shown, widgetDefaults } from '../runtime/state.js';
@@ -136,6 +138,22 @@ function watch(mountFromAttributes) {
   }).observe(doc.documentElement, { childList: true, subtree: true });
 }
 
+// Why a widget could not start (reason: t -> the text), as a visible message
+// in place of it (in parent: its shadow root, or its root there) in lang once
+// that language's words are here (else in English), and an error event.
+function showFailure(element, parent, widget, lang, reason) {
+  const say = (language) => {
+    const t = translator(language);
+    const message = doc.createElement('p');
+    message.setAttribute('role', 'alert');
+    message.textContent = t('startError', { message: reason(t) });
+    parent.replaceChildren(message);
+    emit(element, 'error', { widget, message: message.textContent });
+  };
+  if (isLoaded(lang)) say(lang);
+  else loadLanguage(lang).then(() => say(lang), () => say('en'));
+}
+
 // definitions: every widget, id -> definition, in the page's order (embed.js
 // bundles them: embed-script.js); sheet: the stylesheet of a shadow root
 export function createApi({ version, sheet, definitions }) {
@@ -143,27 +161,40 @@ export function createApi({ version, sheet, definitions }) {
     const { def, given, lang, theme, hide } = checkOptions(element, options, definitions);
     const widget = def.name;
     const { shadow, root } = frame(element, sheet, widget, theme);
-    const defaults = widgetDefaults(def, lang);
-    const inner = mountWidget(root, def, {
-      lang, state: { ...defaults, ...given }, embedded: true, hide,
-      onChange: (state) => emit(element, 'statechange', { widget, state }),
-      onReady: () => emit(element, 'ready', { widget }),
-      onError: (message) => emit(element, 'error', { widget, message }),
-    });
-    let mounted = true;
+    // the state until the widget is drawn (its language's words on the way), then the widget's
+    let state = { ...widgetDefaults(def, lang), ...given };
+    let inner = null, mounted = true;
+    const start = () => {
+      if (!mounted) return;
+      inner = mountWidget(root, def, {
+        lang, state, embedded: true, hide,
+        onChange: (next) => emit(element, 'statechange', { widget, state: next }),
+        onReady: () => emit(element, 'ready', { widget }),
+        onError: (message) => emit(element, 'error', { widget, message }),
+      });
+    };
+    if (isLoaded(lang)) start();
+    else {
+      root.setAttribute('aria-busy', 'true');
+      loadLanguage(lang).then(start, (error) => {
+        if (mounted) showFailure(element, root, widget, 'en', () => error.message);
+      });
+    }
     const handle = Object.freeze({
       widget,
       element,
-      getState: () => publicState(inner.state, def.controls),
+      getState: () => publicState(inner ? inner.state : state, def.controls),
       setState(partial) {
         if (!mounted) throw new Error(`attentionWasm: the widget "${widget}" was unmounted`);
-        inner.setState(checkState(partial, def.controls, widget));
+        const checked = checkState(partial, def.controls, widget);
+        if (inner) inner.setState(checked);
+        else state = { ...state, ...checked };
       },
       unmount() {
         if (!mounted) return;
         mounted = false;
         mounts.delete(element);
-        inner.unmount();
+        inner?.unmount();
         shadow.replaceChildren();
       },
     });
@@ -179,8 +210,15 @@ export function createApi({ version, sheet, definitions }) {
     const [widget, state, lang, theme, hide] = ['widget', 'state', 'lang', 'theme', 'hide'].map((name) => element.getAttribute(`data-${name}`) ?? '');
     const def = Object.hasOwn(definitions, widget) ? definitions[widget] : null;
     const language = LANGUAGES.includes(lang) ? lang : detectLanguage('');
+    const failed = (reason) => {
+      const shadow = element.shadowRoot ?? (() => { const s = element.attachShadow({ mode: 'open' }); shadows.add(s); return s; })();
+      showFailure(element, shadow, widget, language, reason);
+    };
+    if (!def) {
+      failed((t) => t('unknownWidget', { name: widget }));
+      return;
+    }
     try {
-      if (!def) throw new Error(translator(language)('unknownWidget', { name: widget }));
       // as in a URL: what is not valid falls back to the default
       const parsed = parseState(`?${state}`, def.controls, {}, '');
       mount(element, {
@@ -189,12 +227,7 @@ export function createApi({ version, sheet, definitions }) {
         hide: hide.split(/[\s,]+/).filter((part) => HIDEABLE.includes(part)),
       });
     } catch (error) {
-      const shadow = element.shadowRoot ?? (() => { const s = element.attachShadow({ mode: 'open' }); shadows.add(s); return s; })();
-      const message = doc.createElement('p');
-      message.setAttribute('role', 'alert');
-      message.textContent = translator(language)('startError', { message: error.message });
-      shadow.replaceChildren(message);
-      emit(element, 'error', { widget, message: message.textContent });
+      failed(() => error.message);
     }
   }
 

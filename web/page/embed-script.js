@@ -9,11 +9,12 @@
 // (workers.js: a blob: URL importing this same script) it serves that worker.
 
 // every widget of widgets/list.js at once, made by scripts/bundle.mjs: its
-// definition (DEFINITIONS: id -> definition), its words (STRINGS: lang -> id ->
-// messages), and the page's stylesheet followed by every widget's (STYLES: one text)
+// definition (DEFINITIONS: id -> definition), its English words (STRINGS: 'en'
+// -> id -> messages), and the page's stylesheet followed by every widget's
+// (STYLES: one text). Another language's words come when first asked for (i18n.js).
 import { DEFINITIONS, STRINGS, STYLES } from 'every-widget';
-import { CATALOGS } from '../i18n/catalogs.js';
-import { LANGUAGES, useCatalogs } from '../i18n/i18n.js';
+import en from '../i18n/en.js';
+import { useCatalogs } from '../i18n/i18n.js';
 import { assetFolder } from '../runtime/assets.js';
 import { doc } from '../render/dom.js';
 import { createApi } from './embed-api.js';
@@ -34,8 +35,8 @@ if (typeof document === 'undefined') {
   // (an own property only: a host element with id="attentionWasm" is a named
   // property of the window, below its own ones, and must not stop the embed)
   assetFolder();  // read while this script runs: document.currentScript is gone later
-  // every language is in this one script, with every widget's words: attentionWasm.mount() is synchronous
-  useCatalogs(Object.fromEntries(LANGUAGES.map((lang) => [lang, { ...CATALOGS[lang], ...STRINGS[lang] }])));
+  // English is in this one script, with every widget's words
+  useCatalogs({ en: { ...en, ...STRINGS.en } });
   // :root rules of the stylesheet apply to the shadow host instead
   const { api, watch } = createApi({ version: ATTENTION_WASM_VERSION, sheet: STYLES.replace(/:root\b/g, ':host'), definitions: DEFINITIONS });
   Object.defineProperty(globalThis, 'attentionWasm', { value: api, enumerable: true });
