@@ -26,6 +26,7 @@ const SERVE = {
   lm: () => import('../widgets/language-model/worker.js'),
   encoder: () => import('../encoder/encoder-worker.js'),
   flash: () => import('../widgets/flash/worker.js'),
+  positions: () => import('../widgets/positions/worker.js'),
 };
 
 if (typeof document === 'undefined') {

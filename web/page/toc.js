@@ -95,6 +95,15 @@ function holdInPlace(target) {
   view.setTimeout(release, HOLD_MS);
 }
 
+// A link to target (a section, or null) followed: once the browser has jumped
+// there, target is held there while the sections near it, mounting as they
+// come near, grow (the browser's scroll anchoring gives up when a section's
+// own height changes).
+function holdAfterJump(target) {
+  const view = target?.ownerDocument.defaultView;
+  if (view) view.requestAnimationFrame(() => holdInPlace(target));
+}
+
 // nav: the <nav class="toc"> of index.html, holding .toc-toggle, .toc-list
 // and .toc-current. root: where the sections are (document by default).
 export function createToc(nav, { root = document } = {}) {
@@ -151,15 +160,8 @@ export function createToc(nav, { root = document } = {}) {
     pick();
   }
 
-  // A link chosen: the section marked, and once the browser has jumped there,
-  // held there while the sections near it, mounting as they come near, grow
-  // (the browser's scroll anchoring gives up when a section's own height changes).
-  function follow(id) {
-    mark(id);
-    const target = links.has(id) ? root.getElementById?.(id) : null;
-    const view = target?.ownerDocument.defaultView;
-    if (view) view.requestAnimationFrame(() => holdInPlace(target));
-  }
+  // a link chosen: its section marked, and held where the browser jumps
+  const follow = (id) => { mark(id); holdAfterJump(links.has(id) ? root.getElementById?.(id) : null); };
 
   listen(nav, toggle, list, { isOpen, setOpen, follow });
 

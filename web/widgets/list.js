@@ -31,6 +31,7 @@ export const WIDGETS = Object.freeze([
   'generation',
   'flash',
   'rotary',
+  'positions',
   'conditional',
   'complexity',
   'speed',

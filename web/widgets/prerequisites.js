@@ -31,6 +31,8 @@ export const BUILDS_ON = {
   flash: ['self-attention', 'softmax-scaling', 'masking'],
   // q·k of a query and a key turned by their positions, beside the sinusoidal encoding added
   rotary: ['self-attention', 'positional-encoding'],
+  // language models (their held-out loss) with each way of giving positions, rotary among them, read past their context
+  positions: ['positional-encoding', 'language-model', 'rotary'],
   conditional: ['self-attention'],
   complexity: ['self-attention', 'masking'],
   speed: ['self-attention', 'complexity'],

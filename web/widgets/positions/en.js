@@ -1,0 +1,42 @@
+// The "positions" widget's words in English: zh.js has the same keys and placeholders.
+export default {
+  title: 'Which positions extrapolate',
+  intro: 'A model learns its positions up to the length of text it trained on, its context. Read it on longer text and the positions it meets are new. Here five small language models differ only in how they give attention positions: none at all, the sinusoidal vectors added to the input, a learned table of positions, [[rope:rotary position embedding (RoPE)]], and [[alibi:ALiBi]]. Each is trained on the same names for the same steps, then read on held-out names at 1, 2, 3 and 4 times its context: which of them [[extrapolate:extrapolate]]?',
+  steps: 'Training steps per model',
+  seed: 'Seed (the same for the five)',
+  train: 'Train the five models',
+  trainAgain: 'Train again',
+  stop: 'Stop',
+  progress: 'Training progress',
+  workerFailed: 'the worker stopped',
+  running: 'Training “{name}”: {done} of {total} steps in all.',
+  status_idle: 'Nothing trained yet for {steps} steps. The five models train one after another in a background worker; the page stays usable.',
+  status_done: 'Done: five models, {steps} steps each, read at four lengths.',
+  status_stopped: 'Stopped. Train again to start over.',
+  status_failed: 'The training stopped: {message}',
+  status_noWorker: 'No background worker can start here ({message}), and training five models on the page would hold it up: nothing was trained.',
+  status_running: 'Starting…',
+
+  none: 'no positions',
+  sinusoidal: 'sinusoidal',
+  learned: 'learned table',
+  rotary: 'rotary (RoPE)',
+  alibi: 'ALiBi',
+  unigram: 'unigram (single characters counted)',
+
+  plotTitle: 'Held-out loss against the length read, five models trained {steps} steps',
+  xAxis: 'length read (characters)',
+  yAxis: 'held-out loss (nats per character)',
+  trained: 'trained: {context}',
+
+  finding_held: '“{name}” held: {from} at {at1} characters, {to} at {at4}.',
+  finding_rose: '“{name}” grew worse with length: {from} at {at1} characters, {to} at {at4}, still better than the unigram’s {unigram}.',
+  finding_worse: '“{name}” failed: {to} at {at4} characters, no better than counting single characters ({unigram}); at {at1} it had {from}.',
+  finding_stops: '“{name}” cannot be read past {context} characters: its table has a row for each position it trained on, and the core refuses a longer read ({code}). At {at1} it had {from}.',
+  best: 'Lowest at 4× the context ({at4} characters): “{name}”, {loss}.',
+
+  tableCaption: 'Held-out loss (nats per character) at each length read; — where the core refuses. Trained {steps} steps.',
+  colPosition: 'positions',
+  colLength: '{length} ({k}×)',
+  method: 'Each model: {layers} layers, {heads} heads, width {dModel}, batches of {batch} names, context {context}, learning rate 0.01 with 20 warm-up steps, the same seed; the core’s cross-entropy on the held-out names, joined one after another into one stream and cut into windows of the length read, so that a window starts anywhere in a name. “Held” means at 4× at most 0.15 above its loss at 1× and below the unigram. At this scale and step count the order can change with the seed: train with another to see.',
+};

@@ -1,0 +1,42 @@
+// “positions” 小部件的中文文字：与 en.js 的键和占位符相同。
+export default {
+  title: '哪些位置编码能外推',
+  intro: '模型只在它训练时见过的长度（它的上下文）之内学会位置。拿更长的文本去读，它遇到的位置就是新的。这里五个小语言模型只在“怎样把位置交给注意力”上不同：完全不给位置、把正弦向量加到输入上、一张学出来的位置表、[[rope:旋转位置编码（RoPE）]]，以及 [[alibi:ALiBi]]。它们用同样的名字、同样的步数训练，再在留出的名字上按上下文的 1、2、3、4 倍长度去读：哪些能[[extrapolate:外推]]？',
+  steps: '每个模型的训练步数',
+  seed: '种子（五个模型相同）',
+  train: '训练这五个模型',
+  trainAgain: '重新训练',
+  stop: '停止',
+  progress: '训练进度',
+  workerFailed: '后台线程停止了',
+  running: '正在训练“{name}”：共 {total} 步，已完成 {done} 步。',
+  status_idle: '还没有按 {steps} 步训练。五个模型在后台线程里依次训练，页面照常可用。',
+  status_done: '完成：五个模型，各训练 {steps} 步，在四种长度上读过。',
+  status_stopped: '已停止。点“重新训练”从头开始。',
+  status_failed: '训练停止了：{message}',
+  status_noWorker: '这里无法启动后台线程（{message}），而在页面上训练五个模型会让页面卡住：没有训练。',
+  status_running: '正在开始……',
+
+  none: '不给位置',
+  sinusoidal: '正弦',
+  learned: '学出来的位置表',
+  rotary: '旋转（RoPE）',
+  alibi: 'ALiBi',
+  unigram: '一元模型（只数单个字符）',
+
+  plotTitle: '留出损失与所读长度：五个模型，各训练 {steps} 步',
+  xAxis: '所读长度（字符）',
+  yAxis: '留出损失（每字符奈特）',
+  trained: '训练长度：{context}',
+
+  finding_held: '“{name}”守住了：{at1} 个字符时 {from}，{at4} 个字符时 {to}。',
+  finding_rose: '“{name}”随长度变差：{at1} 个字符时 {from}，{at4} 个字符时 {to}，仍好于一元模型的 {unigram}。',
+  finding_worse: '“{name}”失败了：{at4} 个字符时 {to}，不比只数单个字符（{unigram}）好；{at1} 个字符时是 {from}。',
+  finding_stops: '“{name}”读不了超过 {context} 个字符的文本：它的表只为训练时见过的每个位置各有一行，核心拒绝更长的读取（{code}）。{at1} 个字符时是 {from}。',
+  best: '在 4 倍上下文（{at4} 个字符）处最低：“{name}”，{loss}。',
+
+  tableCaption: '各所读长度上的留出损失（每字符奈特）；— 表示核心拒绝。训练 {steps} 步。',
+  colPosition: '位置编码',
+  colLength: '{length}（{k}×）',
+  method: '每个模型：{layers} 层，{heads} 个头，宽 {dModel}，每批 {batch} 个名字，上下文 {context}，学习率 0.01，预热 20 步，种子相同；损失是核心在留出名字上算的交叉熵：这些名字首尾相接成一条文本，再按所读长度切成窗口，所以窗口可以从一个名字的任意位置开始。“守住”指 4 倍处的损失至多比 1 倍处高 0.15，且低于一元模型。在这种规模和步数下，顺序会随种子而变：换一个种子训练看看。',
+};
