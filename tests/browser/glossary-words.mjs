@@ -11,6 +11,7 @@ export const TERM_WORDS = {
     minP: /\bmin-p\b/i, onlineSoftmax: /\bonline softmax\b/i, logSumExp: /\blog-sum-exp\b/i, tile: /\btiles?\b/i,
     flashAttention: /\bFlashAttention\b/, gradientCheck: /\bgradient check\b/i,
     rope: /\bRoPE\b(?! base)|\brotary position embedding\b/i, ropeBase: /\bRoPE base\b/i,
+    gqa: /\bgrouped-query attention\b|\bGQA\b/i, mqa: /\bmulti-query attention\b|\bMQA\b/i,
   },
   zh: {
     entropy: /熵(?!损失)/, nats: /奈特/, adam: /\bAdam\b/, heldOut: /留出/, leaveOneOut: /留一/, decoder: /解码器/, temperature: /温度/,
@@ -19,6 +20,7 @@ export const TERM_WORDS = {
     prefill: /预填充/, decode: /解码(?!器)/, topP: /top-p/i, minP: /min-p/i, onlineSoftmax: /在线 softmax/i, logSumExp: /log-sum-exp/i,
     tile: /分块/, flashAttention: /FlashAttention/, gradientCheck: /梯度检验/,
     rope: /旋转位置编码|\bRoPE\b(?! ?基数)/, ropeBase: /RoPE ?基数/,
+    gqa: /分组查询注意力|\bGQA\b/, mqa: /多查询注意力|\bMQA\b/,
   },
 };
 

@@ -25,6 +25,7 @@ const SERVE = {
   lm: () => import('../widgets/language-model/worker.js'),
   encoder: () => import('../encoder/encoder-worker.js'),
   flash: () => import('../widgets/flash/worker.js'),
+  'kv-heads': () => import('../widgets/kv-heads/worker.js'),
 };
 
 if (typeof document === 'undefined') {
