@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import createAttention from '../../web/wasm/attention.mjs';
-import { eventually, parseShown, startBrowser, whenReady, withPage } from './harness.mjs';
+import { eventually, mainThreadTasks, parseShown, startBrowser, whenReady, withPage } from './harness.mjs';
 
 const W = '[data-widget="kv-heads"]';
 const ready = whenReady(W);
@@ -159,6 +159,12 @@ test('kv-heads: the button trains both models in a worker and draws two loss cur
   assert.match(await page.locator(`${W} .kvh-train-status`).textContent(), /Not trained yet/);
   const start = Date.now();
   await page.locator(`${W} [data-action="train"]`).click();
+  // the worker keeps the page's thread free: no task over 50 ms of thread time while both train
+  await eventually(async () => Number(await page.locator(`${W} .kvh-train-status`).getAttribute('data-step')) > 0, { timeout: 30000, message: 'training started' });
+  const cdp = await page.context().newCDPSession(page);
+  const tasks = await mainThreadTasks(cdp, () => page.waitForTimeout(1500));
+  assert.ok(tasks.length > 10, `the trace holds the page's tasks (${tasks.length})`);
+  assert.deepEqual(tasks.filter((task) => task.ms > 50).map((task) => task.ms.toFixed(1)), [], 'no long task on the main thread while training (thread time, ms)');
   await page.locator(`${W} .kvh-sentence[data-done="true"]`).waitFor({ timeout: 90000 });
   const seconds = (Date.now() - start) / 1000;
   assert.ok(seconds < 60, `trained in ${seconds} s`);
