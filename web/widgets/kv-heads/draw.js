@@ -26,10 +26,10 @@ export function groupDiagram(groups, kvHeads, t) {
   const qx = (h) => 30 + (h * (width - 60)) / (heads - 1);
   const kx = (g) => (kvHeads === 1 ? width / 2 : 30 + (g * (width - 60)) / (kvHeads - 1));
   const title = t('diagramTitle', { heads, kv: kvHeads });
-  const root = svg('svg', { class: 'kvh-diagram', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, 'font-family': FONT_FAMILY });
+  const root = svg('svg', { class: 'kvh-diagram', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, 'font-family': FONT_FAMILY });
   root.append(svg('title', {}, title));
-  root.append(svg('text', { x: 4, y: 12, 'font-size': 11, class: 'kvh-diagram-axis' }, t('diagramQueries')));
-  root.append(svg('text', { x: 4, y: height - 4, 'font-size': 11, class: 'kvh-diagram-axis' }, t('diagramKeys')));
+  root.append(svg('text', { x: 4, y: 12, 'font-size': 11, fill: 'currentColor', class: 'kvh-diagram-axis' }, t('diagramQueries')));
+  root.append(svg('text', { x: 4, y: height - 4, 'font-size': 11, fill: 'currentColor', class: 'kvh-diagram-axis' }, t('diagramKeys')));
   groups.forEach((g, h) => {
     root.append(svg('line', { x1: qx(h), y1: 38, x2: kx(g), y2: 104, stroke: GROUP_COLORS[g], 'stroke-width': 2 }));
   });

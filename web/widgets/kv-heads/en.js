@@ -98,5 +98,6 @@ export default {
   csvKv: 'key/value heads',
   csvValue: 'value',
   csvParameters: 'parameters of {matrix}',
+  csvParametersAll: 'parameters of all four',
   csvCache: 'cache bytes at {tokens} tokens',
 };

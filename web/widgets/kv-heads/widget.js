@@ -281,7 +281,8 @@ export function exports(data, state, t) {
     csv: () => ({
       header: [t('csvWhat'), t('csvKv'), t('csvValue')],
       rows: [
-        ...['Wq', 'Wk', 'Wv', 'Wo', 'total'].map((k) => [t('csvParameters', { matrix: k }), data.kvHeads, data.counts[k]]),
+        ...['Wq', 'Wk', 'Wv', 'Wo'].map((k) => [t('csvParameters', { matrix: k }), data.kvHeads, data.counts[k]]),
+        [t('csvParametersAll'), data.kvHeads, data.counts.total],
         ...data.cache.rows.map((r) => [t('csvCache', { tokens: data.cache.tokens }), r.kv, r.bytes]),
       ],
     }),

@@ -98,5 +98,6 @@ export default {
   csvKv: '键值头',
   csvValue: '数值',
   csvParameters: '{matrix} 的参数',
+  csvParametersAll: '四个投影的参数合计',
   csvCache: '{tokens} 个词元时缓存的字节数',
 };
