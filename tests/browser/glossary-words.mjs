@@ -12,6 +12,7 @@ export const TERM_WORDS = {
     flashAttention: /\bFlashAttention\b/, gradientCheck: /\bgradient check\b/i,
     rope: /\bRoPE\b(?! base)|\brotary position embedding\b/i, ropeBase: /\bRoPE base\b/i,
     alibi: /\bALiBi\b/, extrapolate: /\bextrapolat(e|es|ion)\b/i,
+    gqa: /\bgrouped-query attention\b|\bGQA\b/i, mqa: /\bmulti-query attention\b|\bMQA\b/i,
   },
   zh: {
     entropy: /熵(?!损失)/, nats: /奈特/, adam: /\bAdam\b/, heldOut: /留出/, leaveOneOut: /留一/, decoder: /解码器/, temperature: /温度/,
@@ -21,6 +22,7 @@ export const TERM_WORDS = {
     tile: /分块/, flashAttention: /FlashAttention/, gradientCheck: /梯度检验/,
     rope: /旋转位置编码|\bRoPE\b(?! ?基数)/, ropeBase: /RoPE ?基数/,
     alibi: /ALiBi/, extrapolate: /外推/,
+    gqa: /分组查询注意力|\bGQA\b/, mqa: /多查询注意力|\bMQA\b/,
   },
 };
 

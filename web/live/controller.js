@@ -1,4 +1,4 @@
-// A live-training widget's controller (training, language-model): it owns the
+// A live-training widget's controller (training, language-model, kv-heads): it owns the
 // runner (worker or page), plays and pauses, and hands each new snapshot to the
 // widget's drawing, at most once per animation frame. The widget's state
 // (options, steps trained) stays in the URL: the controller reports the step

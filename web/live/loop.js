@@ -7,7 +7,7 @@
 //   loop.receive(message)   any message of protocol.js's TO_LOOP
 //   loop.dispose()
 //
-// The engine (training/engine.js, lm/engine.js):
+// The engine (training/engine.js, lm/engine.js, kv-heads/engine.js):
 //   await engine.reset(options)   a new model
 //   engine.step()                 one training step
 //   engine.snapshot(full)         what the widget draws; full: with the costly

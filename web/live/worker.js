@@ -1,4 +1,5 @@
-// The body of a live-training Web Worker (training/worker.js, lm/worker.js):
+// The body of a live-training Web Worker (training/worker.js, lm/worker.js,
+// kv-heads/worker.js):
 // its own instance of the attention module and a loop (loop.js) over the
 // engine the worker names, fed with the page's messages (protocol.js). It
 // posts { type: 'ready' } once the module is loaded, { type: 'failed',

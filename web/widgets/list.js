@@ -30,6 +30,7 @@ export const WIDGETS = Object.freeze([
   'language-model',
   'generation',
   'flash',
+  'kv-heads',
   'rotary',
   'positions',
   'conditional',

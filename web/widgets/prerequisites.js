@@ -29,6 +29,8 @@ export const BUILDS_ON = {
   generation: ['masking', 'transformer-block'],
   // the scores, the scale and softmax of self-attention, its causal mask, and attention() beside it
   flash: ['self-attention', 'softmax-scaling', 'masking'],
+  // multi-head attention's heads sharing keys and values, the cache of generation, the names model trained
+  'kv-heads': ['multi-head', 'generation', 'language-model'],
   // q·k of a query and a key turned by their positions, beside the sinusoidal encoding added
   rotary: ['self-attention', 'positional-encoding'],
   // language models (their held-out loss) with each way of giving positions, rotary among them, read past their context
