@@ -81,9 +81,14 @@ export function recordLog(page) {
 // comes near the screen (an embed's widget is in view already).
 export const whenReady = (selector, timeout = 15000) => async (page) => {
   const root = page.locator(selector).first();
+  const end = Date.now() + timeout;
   await root.waitFor({ state: 'attached', timeout });
-  if (await root.getAttribute('data-mount') === 'waiting') await root.scrollIntoViewIfNeeded();
-  await page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout });
+  // scrolled to until it begins to mount: the sections above may still grow (their styles loading)
+  while (await root.getAttribute('data-mount') === 'waiting' && Date.now() < end) {
+    await root.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(200);
+  }
+  await page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout: Math.max(1000, end - Date.now()) });
 };
 
 // Scrolls the full page to the widget of selector once every widget of the

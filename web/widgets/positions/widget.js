@@ -226,12 +226,14 @@ export function dispose(view) {
   view.end();
 }
 
-// CSV: one line per model and length.
+// CSV: one line per model and length (the losses empty before a run).
 export function exports(data) {
+  const plan = POSITIONS.map((position) => data.models.find((m) => m.position === position)
+    ?? { position, losses: data.lengths.map((length) => ({ length })) });
   return {
     csv: () => ({
       header: ['position', 'length', 'held-out loss', 'refused'],
-      rows: data.models.flatMap((m) => m.losses.map((l) => [m.position, l.length, l.loss ?? '', l.refused?.code ?? ''])),
+      rows: plan.flatMap((m) => m.losses.map((l) => [m.position, l.length, l.loss ?? '', l.refused?.code ?? ''])),
     }),
     json: () => ({
       steps: data.steps, seed: data.seed, context: data.context, model: data.model, corpus: 'names', unigram: data.unigram,
