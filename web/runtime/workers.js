@@ -34,3 +34,54 @@ export function startWorker(kind) {
   }
   return new Worker(blobs.get(kind));
 }
+
+// A button's run in a Web Worker of its own, one at a time (the flash and
+// positions widgets): the worker posts { type: 'run', run } snapshots (the last
+// one's status not 'running') or { type: 'failed', message }.
+//   const job = workerJob('positions', report, failed);
+//     report(run)        each snapshot, the first given to start() included
+//     failed(message)    the run a failure reports (message '' when the worker gave none)
+//   job.start(message, first) -> null, or why no worker could start (nothing runs then)
+//   job.stop()         ends the run where it is and reports its last snapshot marked 'stopped'
+//                      (Stop, another setting); job.end() ends it silently (unmount); job.running
+export function workerJob(kind, report, failed) {
+  let worker = null, last = null;
+  const end = () => {
+    worker?.terminate();
+    worker = null;
+  };
+  return {
+    get running() { return worker !== null; },
+    end,
+    stop() {
+      if (!worker) return;
+      end();
+      report({ ...last, status: 'stopped', current: null });
+    },
+    start(message, first) {
+      end();
+      let w;
+      try {
+        w = startWorker(kind);
+      } catch (error) {
+        return String(error?.message ?? error);
+      }
+      worker = w;
+      const hand = (run) => {
+        if (worker !== w) return;
+        last = run;
+        report(run);
+        if (run.status !== 'running') end();
+      };
+      w.addEventListener('message', (event) => hand(event.data?.type === 'run' ? event.data.run : failed(String(event.data?.message ?? ''))));
+      w.addEventListener('error', (event) => {
+        event.preventDefault();
+        hand(failed(event.message || ''));
+      });
+      last = first;
+      report(first);
+      w.postMessage(message);
+      return null;
+    },
+  };
+}

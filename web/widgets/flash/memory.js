@@ -10,7 +10,7 @@ import { element, liveElement } from '../../render/dom.js';
 import { formatCount, formatMs, formatNumber, formatPower } from '../../render/format.js';
 import { actionButton } from '../../render/parts.js';
 import { headerCell, headerRow } from '../../render/table.js';
-import { startWorker } from '../../runtime/workers.js';
+import { workerJob } from '../../runtime/workers.js';
 import { D, IMPLS, N_VALUES } from './measure.js';
 
 // the largest n a run may ask for (the select's options)
@@ -55,48 +55,18 @@ export function buildMemory(ctx) {
   box.dataset.part = 'memory';
   const heading = element('h3', 'section-heading', t.rich('memoryTitle'));
   const intro = element('p', 'flash-memory-intro', t.rich('memoryIntro', { d: D }));
-  let worker = null, runningFor = 0;  // the worker and the largest n it measures to
-  const end = () => {
-    worker?.terminate();
-    worker = null;
-  };
-  // the run ended before its end: kept as it stands, marked stopped
-  const stopped = () => ctx.setState({ run: { ...ctx.state.run, status: 'stopped', current: null } });
-  const button = actionButton(t, 'measure', 'measure', () => {
-    if (worker) {
-      end();
-      stopped();
-    } else start();
-  });
+  let runningFor = 0;  // the largest n the run measures to
+  const job = workerJob('flash', (run) => ctx.setState({ run }),
+    (message) => ({ maxN: runningFor, status: 'failed', message: message || t('workerFailed') }));
+  // Stop keeps the run as it stands, marked stopped
+  const button = actionButton(t, 'measure', 'measure', () => (job.running ? job.stop() : start()));
   function start() {
-    end();
     const maxN = Number(ctx.state.maxN);
-    let w;
-    try {
-      w = startWorker('flash');
-    } catch (error) {
-      ctx.setState({ run: { maxN, status: 'noWorker', message: String(error?.message ?? error) } });
-      return;
-    }
-    worker = w;
     runningFor = maxN;
-    const report = (run) => {
-      if (worker !== w) return;
-      ctx.setState({ run });
-      if (run.status !== 'running') end();
-    };
-    w.addEventListener('message', (event) => {
-      const m = event.data;
-      report(m.type === 'run' ? m.run : { maxN, status: 'failed', message: m.message });
-    });
-    w.addEventListener('error', (event) => {
-      event.preventDefault();
-      report({ maxN, status: 'failed', message: event.message || t('workerFailed') });
-    });
-    ctx.setState({ run: { maxN, status: 'running', current: null, sides: null } });
-    w.postMessage({ type: 'run', maxN });
+    const why = job.start({ type: 'run', maxN }, { maxN, status: 'running', current: null, sides: null });
+    if (why) ctx.setState({ run: { maxN, status: 'noWorker', message: why } });
   }
-  ctx.signal.addEventListener('abort', end, { once: true });
+  ctx.signal.addEventListener('abort', job.end, { once: true });
 
   const progress = element('progress', 'flash-progress');
   progress.setAttribute('aria-label', t('progress'));
@@ -119,12 +89,11 @@ export function buildMemory(ctx) {
   const method = element('p', 'note', t.rich('method'));
   box.append(heading, intro, bar, scroll, findings, method);
   return {
-    element: box, button, progress, status, tbody, findings, end,
+    element: box, button, progress, status, tbody, findings, end: job.end,
     // another largest n chosen while a run goes: that run stops where it is (after the render that shows the new n)
     follow(maxN) {
-      if (!worker || maxN === runningFor) return;
-      end();
-      queueMicrotask(stopped);
+      if (!job.running || maxN === runningFor) return;
+      queueMicrotask(job.stop);
     },
   };
 }

@@ -13,7 +13,7 @@ import { actionButton } from '../../render/parts.js';
 import { PALETTE, linePlot } from '../../render/plot.js';
 import { headerCell, headerRow } from '../../render/table.js';
 import { assetUrl } from '../../runtime/assets.js';
-import { startWorker } from '../../runtime/workers.js';
+import { workerJob } from '../../runtime/workers.js';
 import { CORPORA } from '../language-model/engine.js';
 import { MODEL, MULTIPLES, POSITIONS } from './experiment.js';
 
@@ -74,47 +74,19 @@ export function compute(att, state) {
 
 export function build(body, ctx) {
   const { t } = ctx;
-  let worker = null, runningFor = null;
-  const end = () => {
-    worker?.terminate();
-    worker = null;
-  };
-  const stopped = () => ctx.setState({ run: { ...ctx.state.run, status: 'stopped', current: null } });
-  const button = actionButton(t, 'train', 'train', () => {
-    if (worker) {
-      end();
-      stopped();
-    } else start();
-  });
+  let runFor = null;  // { steps, seed } of the run
+  const job = workerJob('positions', (run) => ctx.setState({ run }),
+    (message) => ({ ...runFor, status: 'failed', message: message || t('workerFailed') }));
+  // Stop keeps the run as it stands, marked stopped
+  const button = actionButton(t, 'train', 'train', () => (job.running ? job.stop() : start()));
   function start() {
-    end();
     const steps = Number(ctx.state.steps), seed = Number(ctx.state.seed);
-    let w;
-    try {
-      w = startWorker('positions');
-    } catch (error) {
-      ctx.setState({ run: { steps, seed, status: 'noWorker', message: String(error?.message ?? error) } });
-      return;
-    }
-    worker = w;
-    runningFor = `${steps}/${seed}`;
-    const report = (run) => {
-      if (worker !== w) return;
-      ctx.setState({ run });
-      if (run.status !== 'running') end();
-    };
-    w.addEventListener('message', (event) => {
-      const m = event.data;
-      report(m.type === 'run' ? m.run : { steps, seed, status: 'failed', message: m.message });
-    });
-    w.addEventListener('error', (event) => {
-      event.preventDefault();
-      report({ steps, seed, status: 'failed', message: event.message || t('workerFailed') });
-    });
-    ctx.setState({ run: { steps, seed, status: 'running', current: null, done: 0, models: [] } });
-    w.postMessage({ type: 'run', url: assetUrl(CORPORA.names.file), steps, seed });
+    runFor = { steps, seed };
+    const why = job.start({ type: 'run', url: assetUrl(CORPORA.names.file), steps, seed },
+      { steps, seed, status: 'running', current: null, done: 0, models: [] });
+    if (why) ctx.setState({ run: { steps, seed, status: 'noWorker', message: why } });
   }
-  ctx.signal.addEventListener('abort', end, { once: true });
+  ctx.signal.addEventListener('abort', job.end, { once: true });
 
   const progress = element('progress', 'pos-progress');
   progress.setAttribute('aria-label', t('progress'));
@@ -136,12 +108,11 @@ export function build(body, ctx) {
   const method = element('p', 'note pos-method');
   body.append(bar, plot, findings, scroll, method);
   return {
-    button, progress, status, plot, findings, caption, tbody, method, end,
+    button, progress, status, plot, findings, caption, tbody, method, end: job.end,
     // another number of steps or seed chosen while a run goes: that run stops where it is
-    follow(key) {
-      if (!worker || key === runningFor) return;
-      end();
-      queueMicrotask(stopped);
+    follow(steps, seed) {
+      if (!job.running || (steps === runFor.steps && seed === runFor.seed)) return;
+      queueMicrotask(job.stop);
     },
   };
 }
@@ -181,7 +152,7 @@ function findingNode(f, data, t) {
 export function render(view, data, state, ctx) {
   const { t } = ctx;
   const running = data.status === 'running';
-  view.follow(`${data.steps}/${data.seed}`);
+  view.follow(data.steps, data.seed);
   view.button.replaceChildren(t.rich(running ? 'stop' : data.status === 'idle' ? 'train' : 'trainAgain'));
   view.button.classList.toggle('is-running', running);
   view.progress.hidden = !running;
