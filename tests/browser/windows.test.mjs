@@ -3,7 +3,8 @@
 // click turns one cell and the map follows, the mask kept in the URL; the
 // cost tables are generationCost's numbers; the generation part trains its
 // two models in a worker and shows what the same experiment gives in Node
-// (the core is deterministic), the windowed cache flat once full; the URL
+// (the core is deterministic), the windowed cache flat once full, and the
+// model without a window read with 0, 1 and 4 sinks, as in Node; the URL
 // restores the section alone and on the full page; Chinese.
 //   node --test tests/browser/windows.test.mjs
 import assert from 'node:assert/strict';
@@ -119,6 +120,19 @@ test('windows: the two models train in a worker and generate; the windowed cache
   for (const x of [top.toLocaleString('en-US'), `position ${windowed.positions[from].position}`, `position ${windowed.positions.at(-1).position}`,
     full.positions.at(-1).cacheNumbers.toLocaleString('en-US')]) assert.ok(said.includes(x), `"${x}" in "${said}"`);
   assert.equal(await page.locator(`${W} .win-gen-plot .plot.is-wide .plot-line`).count(), 2);
+  // the model trained without a window, read as trained and with a window of 8 keeping 0, 1, 4 sinks: the Node run's losses
+  const rows = await page.locator(`${W} .win-sink-table tbody tr`).evaluateAll((trs) => trs.map((tr) => [tr.dataset.sinks, [...tr.querySelectorAll('td')].map((td) => td.textContent)]));
+  assert.deepEqual(rows, run.sinks.reads.map((r) => [r.sinks === null ? 'full' : String(r.sinks), r.losses.map((l) => l.loss.toFixed(3))]));
+  assert.deepEqual(run.sinks.reads[0].losses.map((l) => l.length), [16, 32, 48, 64]);
+  const at64 = (s) => run.sinks.reads.find((r) => r.sinks === s).losses[3].loss;
+  const kind = Math.min(at64(1), at64(4)) < at64(0) ? 'helped' : 'none';
+  const sinkSentence = page.locator(`${W} [data-part="sinks"]`);
+  assert.equal(await sinkSentence.getAttribute('data-kind'), kind);
+  for (const s of [0, 1, 4, null]) assert.ok((await sinkSentence.textContent()).includes(at64(s).toFixed(3)), `the loss at 64 with ${s} sinks`);
+  const firsts = run.sinks.first.map((f) => f.weight);
+  assert.equal(firsts.length, 8);
+  const first = await page.locator(`${W} [data-part="first"]`).textContent();
+  assert.ok(first.includes(Math.min(...firsts).toFixed(2)) && first.includes(Math.max(...firsts).toFixed(2)) && first.includes('“first”'), first);
   assert.equal(page.workers().length, 0, 'the worker ended with the run');
 }));
 

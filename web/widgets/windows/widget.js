@@ -4,7 +4,8 @@
 // attention() returns; the cost of each as n grows, from generationCost; and
 // two small language models on the names, one trained with a window and a
 // sink, generating through their caches: the windowed cache stays flat past
-// the context, the other grows until its context ends. Every number is the
+// the context, the other grows until its context ends; then the one without,
+// read with a window keeping 0, 1 or 4 sinks. Every number is the
 // core's (mask.js, costs.js, experiment.js); this file lays them out.
 // Why: Mistral's and Gemma's sliding windows and StreamingLLM's sinks are
 // exactly these masks, and their point is the flat cache.
@@ -14,6 +15,7 @@ import { CORPORA } from '../language-model/engine.js';
 import { COST_WINDOWS, computeCosts, costPlot, costTable } from './costs.js';
 import { N, PRESETS, cellsOf, computeMask, maskGrid } from './mask.js';
 import { runPart, summarise } from './generation.js';
+import { sinksPart } from './sinks.js';
 
 export const name = 'windows';
 // what the reader does here: its row of the README's widget table (not shown on the page)
@@ -71,8 +73,10 @@ export function build(body, ctx) {
 
   const three = part(body, t.rich('genHeading'));
   const run = runPart(three, ctx);
+  const four = part(body, t.rich('sinkHeading'));
+  const sinks = sinksPart(four, t);
   body.append(element('p', 'note win-method', t.rich('sinkNote')));
-  return { grid, maskNote, plots, tables, costSentence, run };
+  return { grid, maskNote, plots, tables, costSentence, run, sinks };
 }
 
 function plotPair(data, t, which) {
@@ -101,6 +105,7 @@ export function render(view, data, state, ctx) {
     sinksCache: formatNumber(last.sinks.cacheNumbers, { digits: 0 }),
   }));
   view.run.update(data.run, data.generation);
+  view.sinks.update(data.generation ? data.run.sinks : null);
 }
 
 // unmounted: the worker ends (ctx.signal does too)
@@ -118,6 +123,7 @@ export function exports(data) {
     json: () => ({
       preset: data.preset, w: data.w, s: data.s, p: data.p, mask: data.mask, costs: data.costs,
       generation: data.run?.status === 'done' ? data.run.models : null,
+      sinks: data.run?.status === 'done' ? data.run.sinks : null,
     }),
   };
 }
