@@ -151,12 +151,16 @@ test('windows: the URL restores the section alone and on the full page', async (
   });
 });
 
-test('windows in Chinese: its words, no error; a bad mask in the URL is a message', async () => {
+test('windows in Chinese: its words, no error; your own mask starts causal; a bad mask in the URL is a message', async () => {
   await withPage(browser, 'embed.html?widget=windows&lang=zh', async ({ page }) => {
     await ready(page);
     assert.equal(await page.locator(`${W} .widget-title`).textContent(), '窗口与汇聚点');
     assert.equal(await page.locator(`${W} [data-action="generate"]`).textContent(), '训练两个模型并生成');
     assert.match(await page.locator(`${W} [data-part="cost"]`).textContent(), /在 n = 16,384 时/);
+  });
+  await withPage(browser, 'embed.html?widget=windows&preset=custom', async ({ page }) => {
+    await ready(page);
+    await assertGrid(page, expected({ causal: true }), 'your own before any click: causal');
   });
   await withPage(browser, 'embed.html?widget=windows&preset=custom&cells=0101', async ({ page }) => {
     await page.locator(`${W} .widget-error:not([hidden])`).waitFor();

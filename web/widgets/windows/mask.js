@@ -23,6 +23,7 @@ function options(state, t) {
     case 'sinks': return { causal: true, window: state.w, sinks: state.s };
     case 'prefix': return { mask: prefixMask(state.p) };
     default: {
+      if (state.cells === '') return { causal: true };  // "your own" before any click: it starts from causal
       if (!/^[01]*$/.test(state.cells) || state.cells.length !== N * N) throw new Error(t('badCells', { n: N * N }));
       return { mask: Array.from(state.cells, Number) };
     }
@@ -97,7 +98,7 @@ export function maskGrid(t, onToggle) {
         b.dataset.weight = String(w);
         b.setAttribute('aria-pressed', String(allowed));
         b.style.background = allowed ? viridis(shade) : MASKED;
-        b.style.color = allowed ? inkOn(shade) : '#fff';
+        b.style.color = allowed ? inkOn(shade) : '#1d1f21';  // on the grey: dark ink 5.1:1, white would be 3.3:1
         b.textContent = allowed ? '' : '×';
         b.setAttribute('aria-label', t(allowed ? 'cellAllowed' : 'cellMasked', { i: Math.floor(k / N), j: k % N, weight: formatNumber(w, { digits: 2 }) }));
       });
