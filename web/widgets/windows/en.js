@@ -13,7 +13,7 @@ export default {
   p: 'Prefix p (positions read both ways)',
   seed: 'Queries and keys (seed)',
   costWindow: 'Window for the costs below',
-  cells: 'Cells',
+  cells: 'Your own mask: 144 digits 0 or 1, one per cell, row by row (a click on the grid writes it)',
   badCells: 'The URL’s cells must be {n} digits 0 or 1, one per cell, row by row.',
 
   maskHeading: '1. The mask, on 12 positions',

@@ -19,7 +19,7 @@ import { sinksPart } from './sinks.js';
 
 export const name = 'windows';
 // what the reader does here: its row of the README's widget table (not shown on the page)
-export const summary = 'designs attention masks (causal, sliding window, window with sinks, prefix, or cell by cell), sees their cost as n grows, and watches a model trained with a window generate past its context with a cache that stays flat';
+export const summary = 'designs attention masks (causal, sliding window, window with sinks, prefix, or cell by cell), sees their cost as n grows, and watches a model trained with a window generate past its context with a cache that stays flat, then reads one trained without a window with 0, 1 and 4 sinks';
 // its models, corpus and worker load when it comes near, not with the page
 export const lazy = true;
 // the release's files it loads beside embed.js, besides the core (docs/embedding.md)
