@@ -12,6 +12,7 @@ export const TERM_WORDS = {
     flashAttention: /\bFlashAttention\b/, gradientCheck: /\bgradient check\b/i,
     rope: /\bRoPE\b(?! base)|\brotary position embedding\b/i, ropeBase: /\bRoPE base\b/i,
     alibi: /\bALiBi\b/, extrapolate: /\bextrapolat(e|es|ion)\b/i,
+    slidingWindow: /\bsliding windows?\b/i, attentionSink: /\battention sinks?\b/i,
     gqa: /\bgrouped-query attention\b|\bGQA\b/i, mqa: /\bmulti-query attention\b|\bMQA\b/i,
   },
   zh: {
@@ -22,6 +23,7 @@ export const TERM_WORDS = {
     tile: /分块/, flashAttention: /FlashAttention/, gradientCheck: /梯度检验/,
     rope: /旋转位置编码|\bRoPE\b(?! ?基数)/, ropeBase: /RoPE ?基数/,
     alibi: /ALiBi/, extrapolate: /外推/,
+    slidingWindow: /滑动窗口/, attentionSink: /注意力汇聚点/,
     gqa: /分组查询注意力|\bGQA\b/, mqa: /多查询注意力|\bMQA\b/,
   },
 };

@@ -27,6 +27,7 @@ const SERVE = {
   encoder: () => import('../encoder/encoder-worker.js'),
   flash: () => import('../widgets/flash/worker.js'),
   positions: () => import('../widgets/positions/worker.js'),
+  windows: () => import('../widgets/windows/worker.js'),
   'kv-heads': () => import('../widgets/kv-heads/worker.js'),
 };
 

@@ -1,7 +1,7 @@
 // Starts the page's Web Workers by kind: 'training' (the training widget's
 // loop), 'lm' (the language model's), 'encoder' (the pretrained encoder),
 // 'flash' (the flash widget's memory measurement), 'kv-heads' (its two models),
-// 'positions' (the positions widget's five models).
+// 'positions' (the positions widget's five models), 'windows' (its two models generating).
 //
 // Beside the page's modules (index.html, embed.html, dist/): a module worker
 // of the kind's own file. In the bundled embed.js, which may come from another
@@ -18,6 +18,7 @@ import { assetFolder, embedScriptUrl } from './assets.js';
 const FILES = {
   training: '../widgets/training/worker.js', lm: '../widgets/language-model/worker.js', encoder: '../encoder/encoder-worker.js',
   flash: '../widgets/flash/worker.js', 'kv-heads': '../widgets/kv-heads/worker.js', positions: '../widgets/positions/worker.js',
+  windows: '../widgets/windows/worker.js',
 };
 const blobs = new Map();  // kind -> blob: URL, one per kind and page
 

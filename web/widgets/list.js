@@ -33,6 +33,7 @@ export const WIDGETS = Object.freeze([
   'kv-heads',
   'rotary',
   'positions',
+  'windows',
   'conditional',
   'complexity',
   'speed',

@@ -35,6 +35,8 @@ export const BUILDS_ON = {
   rotary: ['self-attention', 'positional-encoding'],
   // language models (their held-out loss) with each way of giving positions, rotary among them, read past their context
   positions: ['positional-encoding', 'language-model', 'rotary'],
+  // the causal mask and its map, the cache of generation and kv-heads' costs, the names models with rotary positions, read past their context
+  windows: ['masking', 'attention-map', 'generation', 'kv-heads', 'positions'],
   conditional: ['self-attention'],
   complexity: ['self-attention', 'masking'],
   speed: ['self-attention', 'complexity'],
