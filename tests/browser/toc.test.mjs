@@ -88,8 +88,8 @@ test('wide screen: a sticky sidebar; a click lands on the section, and the mark 
     await eventually(async () => (await page.evaluate(() => location.hash)) === `#${id}`, { message: `#${id} in the address` });
     // held there while the sections near it mount and grow
     await settled(page);
-    const top = await page.locator(`#${id}`).evaluate((s) => s.getBoundingClientRect().top);
-    assert.ok(Math.abs(top) < 40, `${id}: the section starts at the top of the screen (${top}px)`);
+    const top = () => page.locator(`#${id}`).evaluate((s) => s.getBoundingClientRect().top);
+    await eventually(async () => Math.abs(await top()) < 40, { timeout: 10000, message: `${id}: the section at the top of the screen` });
     await eventually(async () => (await current(page)).join() === `#${id}`, { message: `${id} marked current` });
     const box = await nav.boundingBox();
     assert.ok(box.y >= -1 && box.y < 5 && await nav.locator(`a[href="#${id}"]`).isVisible(), 'the sidebar stays in view');

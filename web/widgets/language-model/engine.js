@@ -61,6 +61,18 @@ export function loadCorpus(url) {
   return corpora.get(url);
 }
 
+// Trains lm `steps` steps in slices of `slice`, calling trained(k) after each
+// slice of k steps, with a macrotask between two: in a worker its messages are
+// read then (the positions and windows sections' experiments).
+export async function trainInSlices(lm, steps, slice, trained) {
+  for (let done = 0; done < steps; done += slice) {
+    const k = Math.min(slice, steps - done);
+    lm.step(k);
+    trained(k);
+    await new Promise((next) => setTimeout(next, 0));
+  }
+}
+
 // the repeats corpus, as a corpus file would describe it: made once per module
 const repeats = new WeakMap();  // att -> Promise<corpus>
 function generated(att) {

@@ -11,7 +11,7 @@
 //   runExperiment(createModule, corpusUrl, { steps, seed }, report(run)) -> the finished run
 //   run: { steps, seed, context, status: 'running' | 'done', current: position | null, done, total,
 //          unigram, models: [{ position, losses: [{ length, loss } | { length, refused: { code, message } }] }] }
-import { CORPORA, loadCorpus } from '../language-model/engine.js';
+import { CORPORA, loadCorpus, trainInSlices } from '../language-model/engine.js';
 
 export const POSITIONS = ['none', 'sinusoidal', 'learned', 'rotary', 'alibi'];
 export const MULTIPLES = [1, 2, 3, 4];
@@ -29,12 +29,10 @@ export async function runExperiment(createModule, corpusUrl, { steps, seed }, re
     report(structuredClone(run));
     const lm = await att.createLanguageModel({ texts: corpus.train, heldOut: corpus.heldOut, ...spec.options, ...MODEL, seed, position });
     try {
-      for (let done = 0; done < steps; done += SLICE) {
-        lm.step(Math.min(SLICE, steps - done));
-        run.done += Math.min(SLICE, steps - done);
+      await trainInSlices(lm, steps, SLICE, (k) => {
+        run.done += k;
         report(structuredClone(run));
-        await new Promise((next) => setTimeout(next, 0));  // a macrotask: the worker reads its messages
-      }
+      });
       const losses = [];
       for (const k of MULTIPLES) {
         const length = k * context;

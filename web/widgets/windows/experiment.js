@@ -20,7 +20,7 @@
 //                     positions: [{ position, token, cacheEntries, cacheNumbers }] }],
 //          sinks: { window, reads: [{ sinks (null: as trained, no window), losses: [{ length, loss }] }],
 //                   first: [{ layer, head, weight }] } }
-import { CORPORA, loadCorpus } from '../language-model/engine.js';
+import { CORPORA, loadCorpus, trainInSlices } from '../language-model/engine.js';
 
 export const MODEL = { layers: 2, heads: 4, dModel: 32, batch: 32, position: 'rotary', seed: 1 };
 export const WINDOWED = { window: 8, sinks: 1 };
@@ -76,12 +76,10 @@ export async function runGeneration(createModule, corpusUrl, { steps }, report) 
   for (const shape of [WINDOWED, { window: 0, sinks: 0 }]) {
     const lm = await att.createLanguageModel({ ...options, ...shape });
     try {
-      for (let done = 0; done < steps; done += SLICE) {
-        lm.step(Math.min(SLICE, steps - done));
-        run.done += Math.min(SLICE, steps - done);
+      await trainInSlices(lm, steps, SLICE, (k) => {
+        run.done += k;
         report(structuredClone(run));
-        await new Promise((next) => setTimeout(next, 0));  // a macrotask: the worker reads its messages
-      }
+      });
       const length = shape.window ? 4 * context - 1 : context - 1 - ROOM;
       run.models.push({ ...shape, loss: lm.evaluate().loss, ...generate(lm, promptOf(corpus.heldOut, length)) });
       if (!shape.window) run.sinks = await readWithSinks(att, lm, options, context);

@@ -10,7 +10,7 @@ import { formatNumber } from '../../render/format.js';
 import { actionButton } from '../../render/parts.js';
 import { PALETTE, linePlot } from '../../render/plot.js';
 import { assetUrl } from '../../runtime/assets.js';
-import { startWorker } from '../../runtime/workers.js';
+import { workerJob } from '../../runtime/workers.js';
 import { CORPORA } from '../language-model/engine.js';
 import { MODEL, WINDOWED } from './experiment.js';
 
@@ -56,41 +56,16 @@ function textLine(t, m) {
 
 export function runPart(body, ctx) {
   const { t } = ctx;
-  let worker = null;
-  const end = () => { worker?.terminate(); worker = null; };
-  const report = (w, run) => {
-    if (worker !== w) return;
-    ctx.setState({ run });
-    if (run.status !== 'running') end();
-  };
+  const job = workerJob('windows', (run) => ctx.setState({ run }),
+    (message) => ({ status: 'failed', message: message || t('workerFailed') }));
   const start = () => {
-    end();
-    let w;
-    try {
-      w = startWorker('windows');
-    } catch (error) {
-      ctx.setState({ run: { status: 'noWorker', message: String(error?.message ?? error) } });
-      return;
-    }
-    worker = w;
-    w.addEventListener('message', (event) => {
-      const m = event.data;
-      report(w, m.type === 'run' ? m.run : { status: 'failed', message: m.message });
-    });
-    w.addEventListener('error', (event) => {
-      event.preventDefault();
-      report(w, { status: 'failed', message: event.message || t('workerFailed') });
-    });
-    ctx.setState({ run: { status: 'running', done: 0, total: 2 * RUN_STEPS, models: [] } });
-    w.postMessage({ type: 'run', url: assetUrl(CORPORA.names.file), steps: RUN_STEPS });
+    const why = job.start({ type: 'run', url: assetUrl(CORPORA.names.file), steps: RUN_STEPS },
+      { status: 'running', done: 0, total: 2 * RUN_STEPS, models: [] });
+    if (why) ctx.setState({ run: { status: 'noWorker', message: why } });
   };
-  const button = actionButton(t, 'genTrain', 'generate', () => {
-    if (worker) {
-      end();
-      ctx.setState({ run: { ...ctx.state.run, status: 'stopped' } });
-    } else start();
-  });
-  ctx.signal.addEventListener('abort', end, { once: true });
+  // Stop keeps the run as it stands, marked stopped
+  const button = actionButton(t, 'genTrain', 'generate', () => (job.running ? job.stop() : start()));
+  ctx.signal.addEventListener('abort', job.end, { once: true });
   const progress = element('progress', 'win-progress');
   progress.setAttribute('aria-label', t('genProgress'));
   const status = liveElement('p', 'win-status');
@@ -102,7 +77,7 @@ export function runPart(body, ctx) {
   sentence.dataset.part = 'generation';
   body.append(element('p', 'win-text', t.rich('genText', { steps: RUN_STEPS, ...MODEL, ...WINDOWED, context: CORPORA.names.options.context })), bar, plot, texts, sentence);
   return {
-    end,
+    end: job.end,
     update(run, summary) {
       const running = run?.status === 'running', state = run?.status ?? 'idle';
       button.replaceChildren(t.rich(running ? 'genStop' : state === 'idle' ? 'genTrain' : 'genAgain'));
