@@ -38,6 +38,7 @@ test('positions: nothing trains before the button; then the five models of the N
   assert.equal(await status.getAttribute('data-status'), 'idle');
   assert.equal(page.workers().length, 0, 'no worker before the button');
   assert.equal(await page.locator(`${W} .pos-plot`).isVisible(), false);
+  assert.equal(await page.locator(`${W} .pos-table`).isVisible(), false, 'no table of losses before a run');
   const want = expected(200, 2);
   await page.locator(`${W} [data-action="train"]`).click();
   await page.locator(`${W} .pos-status[data-status="done"]`).waitFor({ timeout: 120000 });

@@ -108,7 +108,7 @@ export function build(body, ctx) {
   const method = element('p', 'note pos-method');
   body.append(bar, plot, findings, scroll, method);
   return {
-    button, progress, status, plot, findings, caption, tbody, method, end: job.end,
+    button, progress, status, plot, findings, table: scroll, caption, tbody, method, end: job.end,
     // another number of steps or seed chosen while a run goes: that run stops where it is
     follow(steps, seed) {
       if (!job.running || (steps === runFor.steps && seed === runFor.seed)) return;
@@ -164,6 +164,7 @@ export function render(view, data, state, ctx) {
     : t(`status_${data.status}`, { message: data.message, steps: data.steps });
   const drawn = data.models.length > 0;
   view.plot.hidden = !drawn;
+  view.table.hidden = !drawn;
   if (drawn) {
     const wide = curves(data, t), compact = curves(data, t, { compact: true });
     wide.classList.add('is-wide');
