@@ -336,7 +336,8 @@ export async function textKeysOf(widgets) {
   const keys = {};
   for (const name of widgets.names) {
     const def = await widgets.definition(name);
-    keys[name] = def.controls.filter((c) => c.type === 'text' && c.key !== 'model')
+    // (a hidden one, windows' cells, has no box: its value comes from clicks and the URL)
+    keys[name] = def.controls.filter((c) => c.type === 'text' && !c.hidden && c.key !== 'model')
       .map((c) => ({ key: c.key, fallback: def.defaults[c.key], maxLength: c.maxLength ?? 2000 }));
   }
   return keys;
