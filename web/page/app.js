@@ -90,7 +90,8 @@ function mount(root) {
 }
 
 // Every section titled in the page's language: a mounted one mounted again
-// in it, the others' placeholders renamed; the contents read the titles.
+// in it, the others' placeholders renamed; the contents read the titles once
+// every section shows them (a widget mounted again keeps its former title until then).
 async function showSections() {
   const mine = lang;
   const strings = await Promise.all(WIDGETS.map((id) => widgets.strings(id, mine)));
@@ -101,7 +102,6 @@ async function showSections() {
     if (!mounts.has(root)) placeholder(root);
     else if (mounts.get(root).done) again.push(mount(root));
   }
-  toc.refresh();
   await Promise.all(again);
   toc.refresh();
 }
