@@ -18,6 +18,9 @@ public:
     std::uint64_t next();
     // uniform on [0, 1) with 24 random bits (exact in float32)
     double uniform();
+    // where the stream is: a generator set to it draws what this one draws next
+    std::uint64_t state() const { return state_; }
+    void set_state(std::uint64_t state) { state_ = state; }
 
 private:
     std::uint64_t state_;

@@ -9,7 +9,9 @@
 #include <emscripten/bind.h>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
+#include <string>
 
 namespace attn::js {
 
@@ -268,6 +270,73 @@ val raw_lm_set_parameters(val o) {
         for (int i = 0; i < int(names.size()); ++i) values[size_t(i)] = to_mat(given[i]);
         model_of(o).set_parameters(names, values);
         return val(true);
+    });
+}
+
+// ---- a step in chunks (model.hpp): the JS API's workers and the model they train
+
+namespace {
+
+// a Float32Array (or the numbers given) copied into the heap
+std::vector<float> floats_of(const val& v) {
+    std::vector<float> out(size_t(v["length"].as<int>()));
+    val(typed_memory_view(out.size(), out.data())).call<void>("set", v);
+    return out;
+}
+
+// the batch generator's state as 16 hex digits (JS numbers hold 53 bits)
+std::string hex_state(std::uint64_t state) {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(state));
+    return text;
+}
+
+}  // namespace
+
+// -> { chunks, parameters, values: Float32Array (parameters), state }: what a worker needs for the next step
+val raw_lm_step_state(val o) {
+    return guarded([&] {
+        const LanguageModel& model = model_of(o);
+        const Index total = model.parameters().total();
+        return object_of("chunks", double(model.chunks()), "parameters", double(total),
+                         "values", val::global("Float32Array").new_(typed_memory_view(size_t(total), model.values())),
+                         "state", hex_state(model.batch_state()));
+    });
+}
+
+// { values, state, chunks: number[] } -> { losses: Float64Array, gradients: Float32Array (chunks, parameters) }
+val raw_lm_chunk_gradients(val o) {
+    return guarded([&] {
+        LanguageModel& model = model_of(o);
+        const std::vector<float> values = floats_of(o["values"]);
+        model.set_values(values.data(), Index(values.size()));
+        model.set_batch_state(std::stoull(o["state"].as<std::string>(), nullptr, 16));
+        std::vector<Index> chunks;
+        for (double c : emscripten::convertJSArrayToNumberVector<double>(o["chunks"])) chunks.push_back(Index(c));
+        std::vector<float> out(chunks.size() * size_t(model.parameters().total()));
+        const std::vector<double> losses = model.chunk_gradients(chunks, out.data());
+        return object_of("losses", float64_array(losses),
+                         "gradients", val::global("Float32Array").new_(typed_memory_view(out.size(), out.data())));
+    });
+}
+
+// { gradients: Float32Array[] (one per chunk, in order), losses: number[] } -> { step, loss, tokens }
+val raw_lm_apply_chunks(val o) {
+    return guarded([&] {
+        LanguageModel& model = model_of(o);
+        const int count = o["gradients"]["length"].as<int>();
+        std::vector<std::vector<float>> gradients;
+        std::vector<const float*> pointers;
+        for (int c = 0; c < count; ++c) {
+            gradients.push_back(floats_of(o["gradients"][c]));
+            require(Index(gradients.back().size()) == model.parameters().total(),
+                    "chunk " + std::to_string(c) + "'s gradient must hold " +
+                        std::to_string(model.parameters().total()) + " numbers, got " +
+                        std::to_string(gradients.back().size()));
+            pointers.push_back(gradients.back().data());
+        }
+        const train::LmStep s = model.apply_chunks(pointers, emscripten::convertJSArrayToNumberVector<double>(o["losses"]));
+        return object_of("step", s.step, "loss", s.loss, "tokens", s.tokens);
     });
 }
 

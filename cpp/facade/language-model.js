@@ -3,6 +3,7 @@
 //
 //   const lm = await att.createLanguageModel({ texts: ['…'], heldOut: ['…'] });
 //   lm.step(50);                 // { step, loss, losses, tokens }
+//   await lm.train(50, { onProgress });  // the same steps, by `threads` workers when created with them
 //   lm.evaluate();               // { loss, unigramLoss, tokens } on the held-out texts
 //   lm.evaluate({ length: 96 }); // the same read in windows of 96 positions (up to 4 context; texts: others)
 //   lm.generate({ seed: 3 });    // a text
@@ -20,6 +21,7 @@
 import { fail } from './error.js';
 import { describe, kinds, own } from './kinds.js';
 import { check } from './schema.js';
+import { moduleUrl, stepPool } from './parallel.js';
 import { stepCount, trainerObject } from './trainer.js';
 
 // sampling: softmax(logits / temperature) over the topK most likely, then the fewest most likely
@@ -32,6 +34,8 @@ export const schemas = {
     seed: 'seed', batch: 'int', learningRate: 'number', warmup: 'int', clip: 'number', minCount: 'int',
     // as attention is run today: 'learned' | 'sinusoidal' | 'rotary' | 'alibi' | 'none', shared keys, windows
     position: 'string', kvHeads: 'int', window: 'int', sinks: 'int',
+    // workers computing each step's chunks for train() (1: train() steps on this thread)
+    threads: ['int', 1],
   },
   'languageModel.generate': { prompt: 'string', maxTokens: 'int', ...sampling, cachePositions: 'string' },
   'languageModel.beginGeneration': { prompt: 'string', ...sampling, cachePositions: 'string' },
@@ -98,21 +102,115 @@ const methods = (call) => ({
   setParameters: (fn, handle, tensors) => setParameters(call, fn, handle, tensors),
 });
 
+export const MAX_THREADS = 16;
+
+// train(steps, { onProgress }) of a model made with `threads` workers, and its end()
+// (delete()): threads 1 steps here in slices of about a frame, yielding between them;
+// more start that many workers (parallel.js) on the first train(). A worker failing
+// rejects train() with WORKER_FAILED, the step it was on not taken, and the model
+// goes on at threads 1. onProgress({ step, loss, done, steps }) after every step.
+function training(call, handle, threads, options) {
+  let pool = null, running = false, deleted = false;
+  const progress = (fn, given) => {
+    const onProgress = given === undefined ? undefined : own(given, 'onProgress');
+    if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given)))
+      fail(fn, 'options must be an object, got ' + describe(given));
+    if (onProgress !== undefined && typeof onProgress !== 'function')
+      fail(fn, 'onProgress must be a function, got ' + describe(onProgress));
+    return onProgress || (() => {});
+  };
+  const count = (fn, steps) => {
+    const n = stepCount(fn, steps);
+    if (!Number.isInteger(n) || n < 1 || n > 1e6) fail(fn, 'steps must be an integer from 1 to 1000000, got ' + describe(steps));
+    return n;
+  };
+  const here = async (fn, n, report, out) => {
+    while (out.done < n) {
+      const start = Date.now();
+      do {
+        out.add(call(fn, 'raw_lm_step', { handle, steps: 1 }), report);
+      } while (out.done < n && Date.now() - start < 16);
+      if (out.done < n) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
+    }
+  };
+  const apart = async (fn, n, report, out) => {
+    pool = pool || stepPool(threads, options, moduleUrl());
+    while (out.done < n) {
+      const state = call(fn, 'raw_lm_step_state', { handle });
+      let chunks;
+      try {
+        chunks = await pool.step(state.values, state.state, state.chunks);
+      } catch (error) {
+        if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
+        pool.end();
+        pool = null;
+        threads = 1;
+        fail(fn, 'a worker failed (' + error.message + '); the model took ' + out.done + ' of the ' + n +
+          ' steps and goes on at threads 1', 'WORKER_FAILED');
+      }
+      out.add(call(fn, 'raw_lm_apply_chunks', { handle, ...chunks }), report);
+    }
+  };
+  return {
+    threads: () => threads,
+    busy: (fn) => {
+      if (running) fail(fn, 'train() is running: await it first');
+    },
+    async train(fn, steps, given) {
+      const n = count(fn, steps), report = progress(fn, given);
+      if (running) fail(fn, 'train() is running: await it first');
+      running = true;
+      const losses = new Float64Array(n);
+      const out = { done: 0, tokens: 0, last: null };
+      out.add = (r, f) => {
+        losses[out.done++] = r.loss;
+        out.tokens += r.tokens;
+        out.last = r;
+        f({ step: r.step, loss: r.loss, done: out.done, steps: n });
+      };
+      try {
+        await (threads > 1 ? apart : here)(fn, n, report, out);
+      } finally {
+        running = false;
+      }
+      return { step: out.last.step, loss: out.last.loss, losses, tokens: out.tokens };
+    },
+    end() {
+      deleted = true;
+      if (pool) pool.end();
+    },
+  };
+}
+
 export const FUNCTIONS = {
   createLanguageModel: ({ call }) => function createLanguageModel(options) {
     const fn = 'createLanguageModel';
+    const { threads, ...checked } = check(fn, 'options', options, schemas.createLanguageModel);
+    if (threads < 1 || threads > MAX_THREADS) fail(fn, 'threads must be an integer from 1 to ' + MAX_THREADS + ', got ' + threads);
+    if (threads > 1 && !moduleUrl())
+      fail(fn, 'threads ' + threads + ' needs the address of attention-training.js for its workers: load it through attention.js');
     // { handle, options: every size and rate (not the texts), the core's defaults filled in }
-    const created = call(fn, 'raw_lm_create', check(fn, 'options', options, schemas.createLanguageModel));
+    const created = call(fn, 'raw_lm_create', checked);
+    const chunks = call(fn, 'raw_lm_step_state', { handle: created.handle }).chunks;
+    const trains = training(call, created.handle, Math.min(threads, chunks), checked);
     // info(): its options (trainerObject), and from the core its parameter count, vocabulary size,
-    // the tokens a step predicts and the steps taken
+    // the tokens a step predicts and the steps taken; the workers train() uses
     const about = (fn, handle) => {
       const i = call(fn, 'raw_lm_info', { handle });
       return {
         parameters: i.parameters, vocab: i.vocab, tokensPerStep: i.tokensPerStep, step: i.steps,
-        position: i.position, kvHeads: i.kvHeads, window: i.window, sinks: i.sinks,
+        position: i.position, kvHeads: i.kvHeads, window: i.window, sinks: i.sinks, threads: trains.threads(), chunks,
       };
     };
-    return trainerObject(call, 'languageModel', created, 'raw_lm_delete', about, methods(call));
+    const all = methods(call);
+    const guarded = (name) => (fn, handle, ...args) => {
+      trains.busy(fn);
+      return all[name](fn, handle, ...args);
+    };
+    return trainerObject(call, 'languageModel', { ...created, options: { ...created.options, threads } }, 'raw_lm_delete',
+      about, { ...all, step: guarded('step'), setParameters: guarded('setParameters'),
+        train: (fn, handle, steps, given) => trains.train(fn, steps, given) }, trains.end);
   },
   // { train, heldOut }: the repeats corpus, each text a random string of distinct
   // characters written twice (its second half predictable only by copying)

@@ -38,6 +38,8 @@ export function loadScript(here, file, factory) {
       return;
     }
     const url = new URL(file, base).href;
+    // where the script came from, for the workers it starts itself (the training module's, parallel.js)
+    scope.attentionWasmScripts = Object.assign(scope.attentionWasmScripts || {}, { [factory]: url });
     if (typeof importScripts === 'function') {
       try {
         importScripts(url);

@@ -38,20 +38,25 @@ export function stepCount(fn, steps) {
 
 // A trainer's handle object (handleObject) over created ({ handle, options }:
 // what raw *_create answers, every option with the core's defaults filled in)
-// whose info() says its options, the steps taken (each step() result updates
-// them) and what about(fn, handle) adds: at least { parameters }, the
-// parameter count. raw: the function that deletes it.
-export function trainerObject(call, kind, created, raw, about, methods) {
+// whose info() says its options, the steps taken (each step() result, and each
+// train() result where the methods have one, updates them) and what about(fn, handle)
+// adds: at least { parameters }, the parameter count. raw: the function that
+// deletes it; ended(): what else delete() ends (the language model's workers).
+export function trainerObject(call, kind, created, raw, about, methods, ended = () => {}) {
   const options = Object.freeze(created.options);
   let step = 0;
-  const stepping = methods.step;
-  return handleObject(kind, created.handle, (fn, handle) => call(fn, raw, { handle }), {
+  const counted = (result) => {
+    step = result.step;
+    return result;
+  };
+  const { step: stepping, train } = methods;
+  return handleObject(kind, created.handle, (fn, handle) => {
+    ended();
+    call(fn, raw, { handle });
+  }, {
     ...methods,
-    step: (fn, handle, steps) => {
-      const result = stepping(fn, handle, steps);
-      step = result.step;
-      return result;
-    },
+    step: (fn, handle, steps) => counted(stepping(fn, handle, steps)),
+    ...(train ? { train: (fn, handle, ...args) => train(fn, handle, ...args).then(counted) } : {}),
     info: (fn, handle) => ({ options, step, ...about(fn, handle) }),
   });
 }

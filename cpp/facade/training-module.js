@@ -4,10 +4,11 @@
 // repeatsCorpus and ownCorpus load on first use; a page that trains nothing
 // never downloads it.
 import createCore from 'linked:attention-training';  // Emscripten's factory (module.js)
-import { debugOf } from './core.js';
+import { coreCaller, debugOf } from './core.js';
 import { AttentionError } from './error.js';
 import { FUNCTIONS as LANGUAGE_MODEL } from './language-model.js';
 import { functionsOf, moduleFactory } from './module.js';
+import { serveSteps } from './parallel.js';
 import { FUNCTIONS as TRAINERS } from './trainer.js';
 
 export { AttentionError };
@@ -16,3 +17,6 @@ export default moduleFactory(createCore, (core) => ({
   ...functionsOf(core, TRAINERS, LANGUAGE_MODEL),
   debug: debugOf(core.Module),
 }));
+
+// in a worker that a language model's train() started (parallel.js): serve its steps
+serveSteps(createCore, coreCaller);

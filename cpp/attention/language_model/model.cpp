@@ -79,7 +79,7 @@ double arena_floats(const Sizes& s, double vocab, Index length_cap, Index cache)
 // floats of every buffer (int32 buffers count one float per entry)
 double floats_needed(const Sizes& s, double vocab, double params, double train_tokens, double held_tokens,
                      Index cache) {
-    return 4 * params + arena_floats(s, vocab, s.n, cache) + 2 * vocab + train_tokens + 2 * held_tokens;
+    return 5 * params + arena_floats(s, vocab, s.n, cache) + 2 * vocab + train_tokens + 2 * held_tokens;
 }
 
 }  // namespace
@@ -107,6 +107,7 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
     check_memory(train, held);
     encode_texts(train, held);
     init_parameters();
+    grad_sum_.assign(size_t(store_.total()), 0.0f);
     carve_arena(n_);
 }
 

@@ -85,6 +85,7 @@
 #include "attention/training/step.hpp"
 #include "attention/training/layers.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -100,6 +101,9 @@ public:
 
     // Throws invalid_argument naming the first bad option.
     explicit LanguageModel(const LanguageModelOptions& options);
+    // its buffers point into its own arena: a copy would share them
+    LanguageModel(const LanguageModel&) = delete;
+    LanguageModel& operator=(const LanguageModel&) = delete;
 
     // Takes n Adam steps (n an integer >= 1); `losses` (if given) gets each one's loss.
     // Throws if training diverges (a loss, a parameter or the logits not
@@ -211,6 +215,33 @@ public:
     // gradients are then in parameters().grad(i). What step() does before Adam.
     double compute_gradients(Index sequences, const std::int32_t* tokens, const std::int32_t* targets);
     ParamsD parameters_double() const { return train::parameters_double(store_); }
+
+    // ---- a step in chunks: data-parallel training -----------------------------------
+    // A step's batch is cut into chunks() chunks of whole sequences (chunk c holds
+    // sequences c batch / chunks .. (c + 1) batch / chunks - 1), a number fixed by the
+    // batch (min(batch, 8)), never by how many workers compute them. A chunk's gradient
+    // is of the batch's mean loss (its loss summed, divided by the batch's targets);
+    // the chunks' gradients are summed in chunk order, clipped and applied once by
+    // Adam. step() computes the chunks one after another; workers (the JS API's
+    // threads) compute them apart, each on a copy of the model, with the same bits:
+    //   worker: set_values(main's values()), set_batch_state(main.batch_state()),
+    //           chunk_gradients({c, ...}, out) -> each chunk's loss sum; its gradient in out
+    //   main:   apply_chunks(every chunk's gradient and loss sum, in chunk order)
+    static constexpr Index kChunks = 8;
+    Index chunks() const { return std::min(batch_, kChunks); }
+    // where the batch generator is: the next step's batch is drawn from there
+    std::uint64_t batch_state() const { return batches_.state(); }
+    void set_batch_state(std::uint64_t state) { batches_.set_state(state); }
+    // every parameter at once, (parameters().total()) in store order
+    const float* values() const { return store_.values(); }
+    void set_values(const float* values, Index count);
+    // draws the next batch (as step() would) and computes the chunks named (each in
+    // [0, chunks())): chunk k's gradient into out + k total, (chunks.size(), total)
+    std::vector<double> chunk_gradients(const std::vector<Index>& chunks, float* out);
+    // draws the next batch (advancing the generator as the workers did) and takes the
+    // step from the chunks' gradients and loss sums, all chunks() of them in chunk
+    // order: nothing changes if one is missing or of another size
+    LmStep apply_chunks(const std::vector<const float*>& gradients, const std::vector<double>& losses);
     // one training batch as step() would draw it next (advances nothing), each
     // sequence padded to context: (batch * context) each
     void peek_batch(std::vector<std::int32_t>& tokens, std::vector<std::int32_t>& targets);
@@ -251,6 +282,13 @@ private:
     void check_update();
     void backward(Index sequences, const std::int32_t* tokens);
     void train_step();
+    // a step in chunks: begin_step() draws the batch (step_length_, step_targets_);
+    // chunk_gradient(c) leaves chunk c's gradient in the store's and returns its loss sum;
+    // add_chunk() sums the chunks in order; end_step() applies the sum
+    void begin_step();
+    double chunk_gradient(Index c);
+    void add_chunk(Index c, const float* gradient, double loss);
+    void end_step();
     // one token at position t through the cache -> step_logits_ (vocab); rows (if
     // given) gets each layer's and head's weights on keys 0..t
     // slot_positions: rotary and alibi read the cache's entries at their slots (cache_positions "slot")
@@ -275,6 +313,9 @@ private:
     Rng batches_;
     Index steps_ = 0;
     double last_loss_ = 0;
+    Index step_length_ = 0;                    // the step in chunks: its batch's rows per sequence
+    double step_targets_ = 0, step_loss_ = 0;  // its batch's targets; the chunks' loss sums added so far
+    std::vector<float> grad_sum_;              // (total) their gradients added so far
     Divergence divergence_;
 
     // vocabulary: token -> code point (tokens >= first_char_), sorted

@@ -133,15 +133,80 @@ double LanguageModel::compute_gradients(Index sequences, const std::int32_t* tok
     return loss;
 }
 
-void LanguageModel::train_step() {
-    const Index length = fill_batch(batches_, tokens_.data(), targets_.data(), true);
-    forward(batch_, length, tokens_.data(), targets_.data());
-    last_loss_ = loss_.forward_backward(kept_, logits_, kept_targets_.data(), dlogits_);
+// ---- a step in chunks ------------------------------------------------------------
+
+void LanguageModel::begin_step() {
+    divergence_.require_none();
+    step_length_ = fill_batch(batches_, tokens_.data(), targets_.data(), true);
+    step_targets_ = 0;
+    for (Index r = 0; r < batch_ * step_length_; ++r) step_targets_ += targets_[size_t(r)] >= 0;
+    step_loss_ = 0;
+}
+
+double LanguageModel::chunk_gradient(Index c) {
+    const Index first = c * batch_ / chunks(), count = (c + 1) * batch_ / chunks() - first;
+    const std::int32_t* tokens = tokens_.data() + first * step_length_;
+    forward(count, step_length_, tokens, targets_.data() + first * step_length_);
+    const double loss = loss_.forward_backward_sum(kept_, logits_, kept_targets_.data(), dlogits_, step_targets_);
+    backward(count, tokens);
+    return loss;
+}
+
+void LanguageModel::add_chunk(Index c, const float* gradient, double loss) {
+    const Index total = store_.total();
+    float* sum = grad_sum_.data();
+    if (c == 0)
+        std::copy(gradient, gradient + total, sum);
+    else
+        for (Index i = 0; i < total; ++i) sum[i] += gradient[i];
+    step_loss_ += loss;
+}
+
+void LanguageModel::end_step() {
+    last_loss_ = step_loss_ / step_targets_;
     // if/fail, not require: the message is built only on failure (no allocation per step)
     if (!std::isfinite(last_loss_)) divergence_.found(steps_);
-    backward(batch_, tokens_.data());
+    std::copy(grad_sum_.begin(), grad_sum_.end(), store_.grads());
     adam_update(adam_, store_, steps_ + 1, divergence_);
     ++steps_;
+}
+
+void LanguageModel::train_step() {
+    begin_step();
+    for (Index c = 0; c < chunks(); ++c) add_chunk(c, store_.grads(), chunk_gradient(c));
+    end_step();
+}
+
+void LanguageModel::set_values(const float* values, Index count) {
+    require(count == store_.total(), "values must hold every parameter: " + std::to_string(store_.total()) +
+                                         " numbers, got " + std::to_string(count));
+    std::copy(values, values + count, store_.values());
+    decoding_.live = false;
+}
+
+std::vector<double> LanguageModel::chunk_gradients(const std::vector<Index>& which, float* out) {
+    for (Index c : which)
+        require(c >= 0 && c < chunks(), "a chunk must be from 0 to " + std::to_string(chunks() - 1) + ", got " +
+                                            std::to_string(c));
+    decoding_.live = false;
+    begin_step();
+    std::vector<double> losses;
+    for (size_t k = 0; k < which.size(); ++k) {
+        losses.push_back(chunk_gradient(which[k]));
+        std::copy(store_.grads(), store_.grads() + store_.total(), out + Index(k) * store_.total());
+    }
+    return losses;
+}
+
+LmStep LanguageModel::apply_chunks(const std::vector<const float*>& gradients, const std::vector<double>& losses) {
+    require(Index(gradients.size()) == chunks() && losses.size() == gradients.size(),
+            "a step needs the gradients and loss sums of all " + std::to_string(chunks()) + " chunks, got " +
+                std::to_string(gradients.size()) + " and " + std::to_string(losses.size()));
+    decoding_.live = false;
+    begin_step();
+    for (Index c = 0; c < chunks(); ++c) add_chunk(c, gradients[size_t(c)], losses[size_t(c)]);
+    end_step();
+    return {double(steps_), last_loss_, step_targets_};
 }
 
 LmStep LanguageModel::step(double n, std::vector<double>* losses) {
@@ -157,7 +222,7 @@ LmStep LanguageModel::step(double n, std::vector<double>* losses) {
     double tokens = 0;
     for (Index s = 0; s < Index(n); ++s) {
         train_step();
-        tokens += double(kept_);
+        tokens += step_targets_;
         if (losses) (*losses)[size_t(s)] = last_loss_;
     }
     check_update();  // one window's forward: 1 / (3 batch) of a step's work
@@ -187,7 +252,7 @@ LmEvaluation LanguageModel::evaluate() {
 
 void LanguageModel::reserve_length(Index length) {
     if (length <= length_cap_) return;
-    const double floats = 4 * double(store_.total()) + arena_floats(length);
+    const double floats = 5 * double(store_.total()) + arena_floats(length);
     if (!(floats <= kMaxFloats))
         fail("reading " + std::to_string(length) + " positions needs " + number(std::ceil(floats * 4 / 1048576)) +
                  " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) + " MB",

@@ -243,8 +243,14 @@ double SoftmaxCrossEntropy::forward_backward(Index rows, const float* logits, co
                                              float* dlogits) const {
     Index counted = 0;
     for (Index r = 0; r < rows; ++r) counted += targets[r] >= 0;
+    const double total = forward_backward_sum(rows, logits, targets, dlogits, double(counted));
+    return counted ? total / double(counted) : 0.0;
+}
+
+double SoftmaxCrossEntropy::forward_backward_sum(Index rows, const float* logits, const std::int32_t* targets,
+                                                 float* dlogits, double normaliser) const {
     double total = 0;
-    const float inv = counted ? float(1.0 / double(counted)) : 0.0f;
+    const float inv = normaliser > 0 ? float(1.0 / normaliser) : 0.0f;
     for (Index r = 0; r < rows; ++r) {
         const float* x = logits + r * classes;
         float* g = dlogits + r * classes;
@@ -262,7 +268,7 @@ double SoftmaxCrossEntropy::forward_backward(Index rows, const float* logits, co
         g[t] -= 1;
         for (Index c = 0; c < classes; ++c) g[c] *= inv;
     }
-    return counted ? total / double(counted) : 0.0;
+    return total;
 }
 
 void argmax_rows(Index rows, Index classes, const float* logits, std::int32_t* out) {

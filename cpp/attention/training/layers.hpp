@@ -141,6 +141,10 @@ struct SoftmaxCrossEntropy {
     // logits: (rows, classes)   targets: (rows)   -> dlogits: (rows, classes)
     // = (softmax(logits) - onehot(target)) / counted rows.  Returns the mean loss.
     double forward_backward(Index rows, const float* logits, const std::int32_t* targets, float* dlogits) const;
+    // the same with the gradient divided by `normaliser` instead (the targets of a
+    // whole batch, of which these rows are a part). Returns the summed loss.
+    double forward_backward_sum(Index rows, const float* logits, const std::int32_t* targets, float* dlogits,
+                                double normaliser) const;
 };
 
 // The index of the largest entry of each row (the first on ties).
