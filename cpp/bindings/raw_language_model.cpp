@@ -24,6 +24,7 @@ struct LiveModel {
     std::unique_ptr<LanguageModel> model;
     std::vector<double> losses;  // (n) of the last step(n)
     std::vector<train::Baselines> baselines;  // the n-gram ladder once computed: one entry
+    std::vector<std::vector<float>> sums;     // the chunks' sums of a step in chunks, reused from step to step
 };
 
 Handles<LiveModel>& models() {
@@ -118,7 +119,7 @@ val raw_lm_create(val o) {
         if (!o["position"].isUndefined()) options.position = o["position"].as<std::string>();
         val used = fields_of(options, kModelFields);
         used.set("position", options.position);
-        return created(models().add(LiveModel{std::make_unique<LanguageModel>(options), {}, {}}), used);
+        return created(models().add(LiveModel{std::make_unique<LanguageModel>(options), {}, {}, {}}), used);
     });
 }
 
@@ -277,11 +278,10 @@ val raw_lm_set_parameters(val o) {
 
 namespace {
 
-// a Float32Array (or the numbers given) copied into the heap
-std::vector<float> floats_of(const val& v) {
-    std::vector<float> out(size_t(v["length"].as<int>()));
+// a Float32Array (or the numbers given) copied into out
+void copy_floats(const val& v, std::vector<float>& out) {
+    out.resize(size_t(v["length"].as<int>()));
     val(typed_memory_view(out.size(), out.data())).call<void>("set", v);
-    return out;
 }
 
 // the batch generator's state as 16 hex digits (JS numbers hold 53 bits)
@@ -304,38 +304,47 @@ val raw_lm_step_state(val o) {
     });
 }
 
-// { values, state, chunks: number[] } -> { losses: Float64Array, gradients: Float32Array (chunks, parameters) }
-val raw_lm_chunk_gradients(val o) {
+// { values, state, first, end } -> { nodes: [{ first, end, loss }], gradients: Float32Array (nodes, parameters) }
+val raw_lm_chunk_sums(val o) {
     return guarded([&] {
-        LanguageModel& model = model_of(o);
-        const std::vector<float> values = floats_of(o["values"]);
-        model.set_values(values.data(), Index(values.size()));
+        LiveModel& live = live_of(o);
+        LanguageModel& model = *live.model;
+        live.sums.resize(1);
+        std::vector<float>& buffer = live.sums[0];
+        copy_floats(o["values"], buffer);
+        model.set_values(buffer.data(), Index(buffer.size()));
         model.set_batch_state(std::stoull(o["state"].as<std::string>(), nullptr, 16));
-        std::vector<Index> chunks;
-        for (double c : emscripten::convertJSArrayToNumberVector<double>(o["chunks"])) chunks.push_back(Index(c));
-        std::vector<float> out(chunks.size() * size_t(model.parameters().total()));
-        const std::vector<double> losses = model.chunk_gradients(chunks, out.data());
-        return object_of("losses", float64_array(losses),
-                         "gradients", val::global("Float32Array").new_(typed_memory_view(out.size(), out.data())));
+        const Index first = Index(o["first"].as<double>()), end = Index(o["end"].as<double>());
+        const size_t total = size_t(model.parameters().total());
+        buffer.resize(model.nodes_within(first, end).size() * total);
+        val nodes = val::array();
+        for (const LanguageModel::ChunkSum& node : model.chunk_sums(first, end, buffer.data()))
+            nodes.call<void>("push", object_of("first", double(node.first), "end", double(node.end), "loss", node.loss));
+        return object_of("nodes", nodes,
+                         "gradients", val::global("Float32Array").new_(typed_memory_view(buffer.size(), buffer.data())));
     });
 }
 
-// { gradients: Float32Array[] (one per chunk, in order), losses: number[] } -> { step, loss, tokens }
+// { nodes: [{ first, end, loss }], gradients: Float32Array[] (one per node) } -> { step, loss, tokens }
 val raw_lm_apply_chunks(val o) {
     return guarded([&] {
-        LanguageModel& model = model_of(o);
-        const int count = o["gradients"]["length"].as<int>();
-        std::vector<std::vector<float>> gradients;
-        std::vector<const float*> pointers;
-        for (int c = 0; c < count; ++c) {
-            gradients.push_back(floats_of(o["gradients"][c]));
-            require(Index(gradients.back().size()) == model.parameters().total(),
-                    "chunk " + std::to_string(c) + "'s gradient must hold " +
-                        std::to_string(model.parameters().total()) + " numbers, got " +
-                        std::to_string(gradients.back().size()));
-            pointers.push_back(gradients.back().data());
+        LiveModel& live = live_of(o);
+        LanguageModel& model = *live.model;
+        const int count = o["nodes"]["length"].as<int>();
+        require(o["gradients"]["length"].as<int>() == count, "one gradient per node");
+        live.sums.resize(size_t(count));
+        std::vector<LanguageModel::ChunkSum> nodes;
+        for (int k = 0; k < count; ++k) {
+            std::vector<float>& gradient = live.sums[size_t(k)];
+            copy_floats(o["gradients"][k], gradient);
+            require(Index(gradient.size()) == model.parameters().total(),
+                    "node " + std::to_string(k) + "'s gradient must hold " +
+                        std::to_string(model.parameters().total()) + " numbers, got " + std::to_string(gradient.size()));
+            const val node = o["nodes"][k];
+            nodes.push_back({Index(node["first"].as<double>()), Index(node["end"].as<double>()),
+                             node["loss"].as<double>(), gradient.data()});
         }
-        const train::LmStep s = model.apply_chunks(pointers, emscripten::convertJSArrayToNumberVector<double>(o["losses"]));
+        const train::LmStep s = model.apply_chunks(nodes);
         return object_of("step", s.step, "loss", s.loss, "tokens", s.tokens);
     });
 }

@@ -133,7 +133,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("raw_lm_parameters", &raw_lm_parameters);
     function("raw_lm_set_parameters", &raw_lm_set_parameters);
     function("raw_lm_step_state", &raw_lm_step_state);
-    function("raw_lm_chunk_gradients", &raw_lm_chunk_gradients);
+    function("raw_lm_chunk_sums", &raw_lm_chunk_sums);
     function("raw_lm_apply_chunks", &raw_lm_apply_chunks);
     function("raw_lm_delete", &raw_lm_delete);
 }

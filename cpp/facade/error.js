@@ -8,13 +8,14 @@
 //   error.code: what went wrong. The core raises the first five with their
 //   code (its list: ATTN_ERROR_CODES in cpp/attention/types.hpp); the
 //   facade raises BAD_ARGUMENT for a JS value of the wrong type, DELETED for a
-//   handle's method after delete(), and LOAD_FAILED itself.
+//   handle's method after delete(), and LOAD_FAILED and WORKER_FAILED itself.
 //     BAD_ARGUMENT    an argument or option the function refuses (its message says which and why)
 //     OUT_OF_MEMORY   the inputs or the model do not fit in the module's memory
 //     DIVERGED        training produced a non-finite loss or parameter
 //     BAD_MODEL_FILE  bytes that are not a model file this version reads
 //     DELETED         a method of an encoder, trainer or language model called after delete()
 //     LOAD_FAILED     a module the call needs could not be loaded
+//     WORKER_FAILED   a worker training a language model (createLanguageModel({ threads })) failed or died
 //   error.message: "function: what is wrong"
 
 const scope = typeof globalThis !== 'undefined' ? globalThis : self;

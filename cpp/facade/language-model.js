@@ -149,6 +149,7 @@ function training(call, handle, threads, options) {
         fail(fn, 'a worker failed (' + error.message + '); the model took ' + out.done + ' of the ' + n +
           ' steps and goes on at threads 1', 'WORKER_FAILED');
       }
+      if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
       out.add(call(fn, 'raw_lm_apply_chunks', { handle, ...chunks }), report);
     }
   };

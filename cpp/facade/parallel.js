@@ -2,10 +2,10 @@
 // the data-parallel training of cpp/attention/language_model/model.hpp's "step
 // in chunks". Each worker loads this training module again, holds a copy of
 // the model (the same options, so the same vocabulary), and for every step
-// gets the model's parameters and batch state, computes the chunks it is
-// given and sends their gradients back; the model sums them in chunk order
-// and takes the step. The chunks are fixed by the batch, never by the workers,
-// so every count of workers gives the same bits as step().
+// gets the model's parameters and batch state, computes a run of the chunks
+// and sends back the sums of the tree's nodes inside it; the model adds them
+// up the tree and takes the step. The chunks and the tree are fixed by the
+// batch, never by the workers, so every count of workers gives step()'s bits.
 //
 // Where the workers run: in Node, worker_threads; in a browser, module
 // workers (or classic ones for the classic attention-training.js) started from
@@ -15,7 +15,7 @@
 // (serveSteps, which the training module calls at its top level).
 //
 //   const pool = stepPool(threads, options, url);  // options: createLanguageModel's, threads aside
-//   await pool.step(values, state, chunks) -> { losses: number[chunks], gradients: Float32Array[chunks] }
+//   await pool.step(values, state, chunks) -> { nodes: [{ first, end, loss }], gradients: Float32Array[] }
 //   pool.end()                                      // ends every worker
 // A worker that fails to load or dies rejects step() with an Error; the pool
 // is then of no use (end() it).
@@ -35,8 +35,9 @@ export function moduleUrl() {
 async function startWorker(url) {
   if (isNode) {
     const { Worker } = await import(NODE_THREADS);
-    const code = `const { parentPort } = require('node:worker_threads'); globalThis.${PORT} = parentPort;` +
-      `import(${JSON.stringify(url)});`;
+    // (import(), not require: the code is read as a module where the process was started with --input-type=module)
+    const code = `import('node:worker_threads').then(({ parentPort }) => { globalThis.${PORT} = parentPort; ` +
+      `return import(${JSON.stringify(url)}); });`;
     const worker = new Worker(code, { eval: true });
     return {
       post: (message, transfer) => worker.postMessage(message, transfer),
@@ -94,31 +95,29 @@ export function stepPool(threads, options, url) {
     worker.post({ type: 'create', options });
   })));
   return {
-    // chunk c is computed by worker floor(c threads / chunks)'s: contiguous runs, as even as they go
+    // worker w computes the chunks ceil(w chunks / threads) .. ceil((w + 1) chunks / threads) - 1
     async step(values, state, chunks) {
       await started;
       if (failed) throw new Error(failed);
-      const asked = workers.map((worker, w) => {
-        const mine = [];
-        for (let c = Math.ceil((w * chunks) / threads); c < Math.ceil(((w + 1) * chunks) / threads); c++) mine.push(c);
-        return mine;
-      });
+      const runs = workers.map((worker, w) => [Math.ceil((w * chunks) / threads), Math.ceil(((w + 1) * chunks) / threads)]);
       const answers = await Promise.all(workers.map((worker, w) => new Promise((resolve, reject) => {
         pending[w] = { resolve, reject };
         worker.ref(true);
-        worker.post({ type: 'step', values, state, chunks: asked[w] });
+        worker.post({ type: 'step', values, state, first: runs[w][0], end: runs[w][1] });
       }))).finally(() => workers.forEach((worker) => worker.ref(false)));
-      const losses = [], gradients = [];
-      answers.forEach((answer, w) => asked[w].forEach((c, k) => {
-        const size = answer.gradients.length / asked[w].length;
-        losses[c] = answer.losses[k];
-        gradients[c] = answer.gradients.subarray(k * size, (k + 1) * size);
-      }));
-      return { losses, gradients };
+      const nodes = [], gradients = [];
+      for (const answer of answers) {
+        const size = answer.gradients.length / answer.nodes.length;
+        answer.nodes.forEach((node, k) => {
+          nodes.push(node);
+          gradients.push(answer.gradients.subarray(k * size, (k + 1) * size));
+        });
+      }
+      return { nodes, gradients };
     },
     end() {
       fail('the workers were ended');
-      started.finally(() => workers.forEach((worker) => worker.end()));
+      started.catch(() => {}).then(() => workers.forEach((worker) => worker && worker.end()));
     },
   };
 }
@@ -143,10 +142,10 @@ export function serveSteps(createCore, callerOf) {
       return;
     }
     queue = queue.then(() => model).then(({ call, handle }) => {
-      const { losses, gradients } = call('worker', 'raw_lm_chunk_gradients', {
-        handle, values: message.values, state: message.state, chunks: message.chunks,
+      const { nodes, gradients } = call('worker', 'raw_lm_chunk_sums', {
+        handle, values: message.values, state: message.state, first: message.first, end: message.end,
       });
-      send({ type: 'chunks', losses: Array.from(losses), gradients }, [gradients.buffer]);
+      send({ type: 'sums', nodes, gradients }, [gradients.buffer]);
     }).catch(failed);
   };
   if (typeof port.on === 'function') port.on('message', serve);

@@ -79,7 +79,7 @@ double arena_floats(const Sizes& s, double vocab, Index length_cap, Index cache)
 // floats of every buffer (int32 buffers count one float per entry)
 double floats_needed(const Sizes& s, double vocab, double params, double train_tokens, double held_tokens,
                      Index cache) {
-    return 5 * params + arena_floats(s, vocab, s.n, cache) + 2 * vocab + train_tokens + 2 * held_tokens;
+    return 8 * params + arena_floats(s, vocab, s.n, cache) + 2 * vocab + train_tokens + 2 * held_tokens;
 }
 
 }  // namespace
@@ -108,6 +108,8 @@ LanguageModel::LanguageModel(const LanguageModelOptions& o)
     encode_texts(train, held);
     init_parameters();
     grad_sum_.assign(size_t(store_.total()), 0.0f);
+    // a right half at each depth of the chunks' tree (ceil(log2 chunks) of them)
+    for (Index width = 1; width < chunks(); width *= 2) tree_.emplace_back(size_t(store_.total()), 0.0f);
     carve_arena(n_);
 }
 

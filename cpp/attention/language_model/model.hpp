@@ -220,13 +220,16 @@ public:
     // A step's batch is cut into chunks() chunks of whole sequences (chunk c holds
     // sequences c batch / chunks .. (c + 1) batch / chunks - 1), a number fixed by the
     // batch (min(batch, 8)), never by how many workers compute them. A chunk's gradient
-    // is of the batch's mean loss (its loss summed, divided by the batch's targets);
-    // the chunks' gradients are summed in chunk order, clipped and applied once by
-    // Adam. step() computes the chunks one after another; workers (the JS API's
-    // threads) compute them apart, each on a copy of the model, with the same bits:
+    // is of the batch's mean loss (its loss summed, divided by the batch's targets).
+    // The chunks' gradients (and loss sums) are added as a fixed binary tree: node
+    // [first, end) is node [first, mid) + node [mid, end), mid = (first + end) / 2, its
+    // leaves single chunks; the root's sum is clipped and applied once by Adam.
+    // step() computes the tree alone; workers (the JS API's threads) each compute the
+    // largest nodes inside a run of chunks, and the model adds their sums up the
+    // tree, with the same bits whatever the runs:
     //   worker: set_values(main's values()), set_batch_state(main.batch_state()),
-    //           chunk_gradients({c, ...}, out) -> each chunk's loss sum; its gradient in out
-    //   main:   apply_chunks(every chunk's gradient and loss sum, in chunk order)
+    //           chunk_sums(first, end, out) -> its nodes, their sums in out
+    //   main:   apply_chunks(the nodes of every worker)
     static constexpr Index kChunks = 8;
     Index chunks() const { return std::min(batch_, kChunks); }
     // where the batch generator is: the next step's batch is drawn from there
@@ -235,13 +238,20 @@ public:
     // every parameter at once, (parameters().total()) in store order
     const float* values() const { return store_.values(); }
     void set_values(const float* values, Index count);
-    // draws the next batch (as step() would) and computes the chunks named (each in
-    // [0, chunks())): chunk k's gradient into out + k total, (chunks.size(), total)
-    std::vector<double> chunk_gradients(const std::vector<Index>& chunks, float* out);
+    struct ChunkSum {
+        Index first, end;      // the node: chunks first .. end - 1
+        double loss;           // their loss sum
+        const float* gradient; // (total) their gradient
+    };
+    // the largest nodes of the tree inside chunks first .. end - 1, in order
+    std::vector<std::pair<Index, Index>> nodes_within(Index first, Index end) const;
+    // draws the next batch (as step() would) and computes the nodes_within(first, end):
+    // node k's gradient into out + k total (out: nodes * total); each one's loss sum
+    std::vector<ChunkSum> chunk_sums(Index first, Index end, float* out);
     // draws the next batch (advancing the generator as the workers did) and takes the
-    // step from the chunks' gradients and loss sums, all chunks() of them in chunk
-    // order: nothing changes if one is missing or of another size
-    LmStep apply_chunks(const std::vector<const float*>& gradients, const std::vector<double>& losses);
+    // step from nodes that tile the chunks (every worker's chunk_sums): nothing
+    // changes if one is missing or is no node of the tree
+    LmStep apply_chunks(const std::vector<ChunkSum>& nodes);
     // one training batch as step() would draw it next (advances nothing), each
     // sequence padded to context: (batch * context) each
     void peek_batch(std::vector<std::int32_t>& tokens, std::vector<std::int32_t>& targets);
@@ -284,11 +294,13 @@ private:
     void train_step();
     // a step in chunks: begin_step() draws the batch (step_length_, step_targets_);
     // chunk_gradient(c) leaves chunk c's gradient in the store's and returns its loss sum;
-    // add_chunk() sums the chunks in order; end_step() applies the sum
+    // tree_sum(first, end, out) computes node [first, end)'s sum into out (given: nodes
+    // already summed, taken as they are; null: every chunk computed here) and returns its
+    // loss sum; end_step(loss) applies grad_sum_
     void begin_step();
     double chunk_gradient(Index c);
-    void add_chunk(Index c, const float* gradient, double loss);
-    void end_step();
+    double tree_sum(Index first, Index end, float* out, const std::vector<ChunkSum>* given, Index depth = 0);
+    void end_step(double loss);
     // one token at position t through the cache -> step_logits_ (vocab); rows (if
     // given) gets each layer's and head's weights on keys 0..t
     // slot_positions: rotary and alibi read the cache's entries at their slots (cache_positions "slot")
@@ -314,8 +326,9 @@ private:
     Index steps_ = 0;
     double last_loss_ = 0;
     Index step_length_ = 0;                    // the step in chunks: its batch's rows per sequence
-    double step_targets_ = 0, step_loss_ = 0;  // its batch's targets; the chunks' loss sums added so far
-    std::vector<float> grad_sum_;              // (total) their gradients added so far
+    double step_targets_ = 0;                  // its batch's targets
+    std::vector<float> grad_sum_;              // (total) the tree's root: the step's gradient
+    std::vector<std::vector<float>> tree_;     // (depth, total) a right half at each depth while adding
     Divergence divergence_;
 
     // vocabulary: token -> code point (tokens >= first_char_), sorted

@@ -140,7 +140,6 @@ void LanguageModel::begin_step() {
     step_length_ = fill_batch(batches_, tokens_.data(), targets_.data(), true);
     step_targets_ = 0;
     for (Index r = 0; r < batch_ * step_length_; ++r) step_targets_ += targets_[size_t(r)] >= 0;
-    step_loss_ = 0;
 }
 
 double LanguageModel::chunk_gradient(Index c) {
@@ -152,18 +151,29 @@ double LanguageModel::chunk_gradient(Index c) {
     return loss;
 }
 
-void LanguageModel::add_chunk(Index c, const float* gradient, double loss) {
+double LanguageModel::tree_sum(Index first, Index end, float* out, const std::vector<ChunkSum>* given, Index depth) {
     const Index total = store_.total();
-    float* sum = grad_sum_.data();
-    if (c == 0)
-        std::copy(gradient, gradient + total, sum);
-    else
-        for (Index i = 0; i < total; ++i) sum[i] += gradient[i];
-    step_loss_ += loss;
+    if (given)
+        for (const ChunkSum& node : *given)
+            if (node.first == first && node.end == end) {
+                std::copy(node.gradient, node.gradient + total, out);
+                return node.loss;
+            }
+    if (end - first == 1) {
+        const double loss = chunk_gradient(first);
+        std::copy(store_.grads(), store_.grads() + total, out);
+        return loss;
+    }
+    const Index mid = (first + end) / 2;
+    std::vector<float>& right = tree_[size_t(depth)];
+    const double left_loss = tree_sum(first, mid, out, given, depth + 1);
+    const double right_loss = tree_sum(mid, end, right.data(), given, depth + 1);
+    for (Index i = 0; i < total; ++i) out[i] += right[size_t(i)];
+    return left_loss + right_loss;
 }
 
-void LanguageModel::end_step() {
-    last_loss_ = step_loss_ / step_targets_;
+void LanguageModel::end_step(double loss) {
+    last_loss_ = loss / step_targets_;
     // if/fail, not require: the message is built only on failure (no allocation per step)
     if (!std::isfinite(last_loss_)) divergence_.found(steps_);
     std::copy(grad_sum_.begin(), grad_sum_.end(), store_.grads());
@@ -173,8 +183,7 @@ void LanguageModel::end_step() {
 
 void LanguageModel::train_step() {
     begin_step();
-    for (Index c = 0; c < chunks(); ++c) add_chunk(c, store_.grads(), chunk_gradient(c));
-    end_step();
+    end_step(tree_sum(0, chunks(), grad_sum_.data(), nullptr));
 }
 
 void LanguageModel::set_values(const float* values, Index count) {
@@ -184,28 +193,55 @@ void LanguageModel::set_values(const float* values, Index count) {
     decoding_.live = false;
 }
 
-std::vector<double> LanguageModel::chunk_gradients(const std::vector<Index>& which, float* out) {
-    for (Index c : which)
-        require(c >= 0 && c < chunks(), "a chunk must be from 0 to " + std::to_string(chunks() - 1) + ", got " +
-                                            std::to_string(c));
-    decoding_.live = false;
-    begin_step();
-    std::vector<double> losses;
-    for (size_t k = 0; k < which.size(); ++k) {
-        losses.push_back(chunk_gradient(which[k]));
-        std::copy(store_.grads(), store_.grads() + store_.total(), out + Index(k) * store_.total());
-    }
-    return losses;
+std::vector<std::pair<Index, Index>> LanguageModel::nodes_within(Index first, Index end) const {
+    std::vector<std::pair<Index, Index>> nodes;
+    // node [a, b): taken whole when inside [first, end), else its halves where they meet it
+    auto visit = [&](auto&& self, Index a, Index b) -> void {
+        if (b <= first || a >= end) return;
+        if (first <= a && b <= end) {
+            nodes.push_back({a, b});
+            return;
+        }
+        self(self, a, (a + b) / 2);
+        self(self, (a + b) / 2, b);
+    };
+    visit(visit, 0, chunks());
+    return nodes;
 }
 
-LmStep LanguageModel::apply_chunks(const std::vector<const float*>& gradients, const std::vector<double>& losses) {
-    require(Index(gradients.size()) == chunks() && losses.size() == gradients.size(),
-            "a step needs the gradients and loss sums of all " + std::to_string(chunks()) + " chunks, got " +
-                std::to_string(gradients.size()) + " and " + std::to_string(losses.size()));
+std::vector<LanguageModel::ChunkSum> LanguageModel::chunk_sums(Index first, Index end, float* out) {
+    require(0 <= first && first < end && end <= chunks(), "the chunks must be a run from 0 to " +
+                                                              std::to_string(chunks()) + ", got " +
+                                                              std::to_string(first) + " .. " + std::to_string(end));
     decoding_.live = false;
     begin_step();
-    for (Index c = 0; c < chunks(); ++c) add_chunk(c, gradients[size_t(c)], losses[size_t(c)]);
-    end_step();
+    std::vector<ChunkSum> sums;
+    for (const auto& [a, b] : nodes_within(first, end)) {
+        float* gradient = out + Index(sums.size()) * store_.total();
+        sums.push_back({a, b, tree_sum(a, b, gradient, nullptr), gradient});
+    }
+    return sums;
+}
+
+LmStep LanguageModel::apply_chunks(const std::vector<ChunkSum>& nodes) {
+    // every node one of the tree's, together tiling the chunks: checked before anything moves
+    std::vector<ChunkSum> sorted = nodes;
+    std::sort(sorted.begin(), sorted.end(), [](const ChunkSum& a, const ChunkSum& b) { return a.first < b.first; });
+    Index next = 0;
+    for (const ChunkSum& node : sorted) {
+        const auto inside = nodes_within(node.first, node.end);
+        require(inside.size() == 1 && inside[0] == std::make_pair(node.first, node.end),
+                "chunks " + std::to_string(node.first) + " .. " + std::to_string(node.end - 1) +
+                    " are no node of the chunks' tree");
+        require(node.first == next, "the nodes given must tile the chunks 0 .. " + std::to_string(chunks() - 1) +
+                                        ": chunk " + std::to_string(next) + " is missing or given twice");
+        next = node.end;
+    }
+    require(next == chunks(), "the nodes given must tile the chunks 0 .. " + std::to_string(chunks() - 1) +
+                                  ": chunk " + std::to_string(next) + " is missing");
+    decoding_.live = false;
+    begin_step();
+    end_step(tree_sum(0, chunks(), grad_sum_.data(), &sorted));
     return {double(steps_), last_loss_, step_targets_};
 }
 
@@ -252,7 +288,7 @@ LmEvaluation LanguageModel::evaluate() {
 
 void LanguageModel::reserve_length(Index length) {
     if (length <= length_cap_) return;
-    const double floats = 5 * double(store_.total()) + arena_floats(length);
+    const double floats = 8 * double(store_.total()) + arena_floats(length);
     if (!(floats <= kMaxFloats))
         fail("reading " + std::to_string(length) + " positions needs " + number(std::ceil(floats * 4 / 1048576)) +
                  " MB of buffers, more than the limit of " + number(kMaxFloats * 4 / 1048576) + " MB",

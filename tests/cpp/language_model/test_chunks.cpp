@@ -20,28 +20,22 @@ LanguageModelOptions chunked_options() {
     return o;
 }
 
-// one step of `main` from chunks computed by `workers` copies, chunk c by copy c % workers
+// one step of `main` from chunks computed by copies, each a run of them (as even as they go)
 LmStep step_by_copies(LanguageModel& main, std::vector<std::unique_ptr<LanguageModel>>& copies) {
-    const Index total = main.parameters().total(), chunks = main.chunks();
-    std::vector<std::vector<float>> gradients(static_cast<size_t>(chunks), std::vector<float>(static_cast<size_t>(total)));
-    std::vector<double> losses(static_cast<size_t>(chunks));
-    for (size_t w = 0; w < copies.size(); ++w) {
-        LanguageModel& copy = *copies[w];
+    const Index total = main.parameters().total(), chunks = main.chunks(), count = Index(copies.size());
+    std::vector<std::vector<float>> outs(copies.size());
+    std::vector<LanguageModel::ChunkSum> nodes;
+    for (Index w = 0; w < count; ++w) {
+        LanguageModel& copy = *copies[size_t(w)];
         copy.set_values(main.values(), total);
         copy.set_batch_state(main.batch_state());
-        std::vector<Index> mine;
-        for (Index c = Index(w); c < chunks; c += Index(copies.size())) mine.push_back(c);
-        std::vector<float> out(mine.size() * size_t(total));
-        const std::vector<double> sums = copy.chunk_gradients(mine, out.data());
-        for (size_t k = 0; k < mine.size(); ++k) {
-            std::copy(out.begin() + std::ptrdiff_t(k) * total, out.begin() + std::ptrdiff_t(k + 1) * total,
-                      gradients[size_t(mine[k])].begin());
-            losses[size_t(mine[k])] = sums[k];
-        }
+        const Index first = (w * chunks + count - 1) / count, end = ((w + 1) * chunks + count - 1) / count;
+        if (first == end) continue;
+        outs[size_t(w)].resize(copy.nodes_within(first, end).size() * size_t(total));
+        for (const LanguageModel::ChunkSum& node : copy.chunk_sums(first, end, outs[size_t(w)].data()))
+            nodes.push_back(node);
     }
-    std::vector<const float*> pointers;
-    for (const std::vector<float>& g : gradients) pointers.push_back(g.data());
-    return main.apply_chunks(pointers, losses);
+    return main.apply_chunks(nodes);
 }
 
 std::vector<float> values_of(const LanguageModel& model) {
@@ -50,14 +44,24 @@ std::vector<float> values_of(const LanguageModel& model) {
 
 }  // namespace
 
-TEST_CASE("step in chunks: 1, 2, 3 and 8 copies computing the chunks give step()'s losses and parameters, bit for bit") {
+TEST_CASE("step in chunks: the tree's nodes inside a run of chunks") {
+    LanguageModel model(chunked_options());
+    using Nodes = std::vector<std::pair<Index, Index>>;
+    CHECK(model.nodes_within(0, 8) == Nodes{{0, 8}});
+    CHECK(model.nodes_within(0, 3) == Nodes{{0, 2}, {2, 3}});
+    CHECK(model.nodes_within(3, 6) == Nodes{{3, 4}, {4, 6}});
+    CHECK(model.nodes_within(6, 8) == Nodes{{6, 8}});
+    CHECK(model.nodes_within(1, 7) == Nodes{{1, 2}, {2, 4}, {4, 6}, {6, 7}});
+}
+
+TEST_CASE("step in chunks: 1, 2, 3, 5 and 8 copies computing the chunks give step()'s losses and parameters, bit for bit") {
     const LanguageModelOptions o = chunked_options();
     LanguageModel alone(o);
     CHECK(alone.chunks() == 8);
     std::vector<double> expected;
     alone.step(2);  // the copies start from a model that has already stepped
     alone.step(6, &expected);
-    for (size_t workers : {size_t(1), size_t(2), size_t(3), size_t(8)}) {
+    for (size_t workers : {size_t(1), size_t(2), size_t(3), size_t(5), size_t(8)}) {
         LanguageModel main(o);
         main.step(2);
         std::vector<std::unique_ptr<LanguageModel>> copies;
@@ -86,37 +90,39 @@ TEST_CASE("step in chunks: the chunks' gradients add up to the whole batch's (co
     LanguageModel whole(o);
     whole.step(3);
     std::vector<std::int32_t> tokens, targets;
-    whole.peek_batch(tokens, targets);  // the batch chunk_gradients draws, padded to context
+    whole.peek_batch(tokens, targets);  // the batch chunk_sums draws, padded to context
     const double loss = whole.compute_gradients(whole.batch(), tokens.data(), targets.data());
     const Index total = model.parameters().total();
-    std::vector<float> out(size_t(5 * total));
-    const std::vector<double> sums = model.chunk_gradients({0, 1, 2, 3, 4}, out.data());
-    double loss_sum = 0, targets_count = 0;
-    for (double s : sums) loss_sum += s;
+    std::vector<float> out(static_cast<size_t>(total));
+    const std::vector<LanguageModel::ChunkSum> root = model.chunk_sums(0, 5, out.data());
+    REQUIRE(root.size() == 1);
+    double targets_count = 0;
     for (std::int32_t t : targets) targets_count += t >= 0;
-    CHECK(loss_sum / targets_count == doctest::Approx(loss).epsilon(1e-6));
+    CHECK(root[0].loss / targets_count == doctest::Approx(loss).epsilon(1e-6));
     double worst = 0;
     for (Index i = 0; i < total; ++i) {
-        double sum = 0;
-        for (Index c = 0; c < 5; ++c) sum += out[size_t(c * total + i)];
         const double g = whole.parameters().grad(0)[i];  // tensor 0 starts the buffer
-        worst = std::max(worst, std::abs(sum - g) / (1e-3 + std::abs(g)));
+        worst = std::max(worst, std::abs(double(out[size_t(i)]) - g) / (1e-3 + std::abs(g)));
     }
     CHECK(worst < 1e-4);
 }
 
-TEST_CASE("step in chunks: a chunk out of range, a missing chunk, values of another size are refused; nothing moves") {
+TEST_CASE("step in chunks: runs out of range, nodes that are none of the tree's or leave a chunk out, values of another size are refused; nothing moves") {
     const LanguageModelOptions o = chunked_options();
     LanguageModel model(o);
     const Index total = model.parameters().total();
-    std::vector<float> out(static_cast<size_t>(total));
-    CHECK_THROWS_WITH(model.chunk_gradients({8}, out.data()), "a chunk must be from 0 to 7, got 8");
-    CHECK_THROWS_WITH(model.chunk_gradients({-1}, out.data()), "a chunk must be from 0 to 7, got -1");
+    std::vector<float> out(static_cast<size_t>(8 * total));
+    CHECK_THROWS_WITH(model.chunk_sums(0, 9, out.data()), "the chunks must be a run from 0 to 8, got 0 .. 9");
+    CHECK_THROWS_WITH(model.chunk_sums(3, 3, out.data()), "the chunks must be a run from 0 to 8, got 3 .. 3");
     const std::vector<float> before = values_of(model);
     const std::uint64_t state = model.batch_state();
-    std::vector<const float*> seven(7, out.data());
-    CHECK_THROWS_WITH(model.apply_chunks(seven, std::vector<double>(7, 1.0)),
-                      "a step needs the gradients and loss sums of all 8 chunks, got 7 and 7");
+    const float* g = out.data();
+    CHECK_THROWS_WITH(model.apply_chunks({{0, 4, 1.0, g}, {4, 6, 1.0, g}}),
+                      "the nodes given must tile the chunks 0 .. 7: chunk 6 is missing");
+    CHECK_THROWS_WITH(model.apply_chunks({{0, 4, 1.0, g}, {4, 8, 1.0, g}, {4, 6, 1.0, g}}),
+                      "the nodes given must tile the chunks 0 .. 7: chunk 8 is missing or given twice");
+    CHECK_THROWS_WITH(model.apply_chunks({{0, 1, 1.0, g}, {1, 3, 1.0, g}, {3, 4, 1.0, g}, {4, 8, 1.0, g}}),
+                      "chunks 1 .. 2 are no node of the chunks' tree");
     CHECK(values_of(model) == before);
     CHECK(model.batch_state() == state);
     CHECK(model.steps() == 0);
