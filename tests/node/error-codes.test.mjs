@@ -91,7 +91,7 @@ test('LOAD_FAILED: the module alone, without the training module beside it', asy
 
 test('the documented codes are the ones thrown (docs/api.md lists each)', () => {
   const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
-  for (const code of ['BAD_ARGUMENT', 'DELETED', 'DIVERGED', 'BAD_MODEL_FILE', 'LOAD_FAILED', 'OUT_OF_MEMORY'])
+  for (const code of ['BAD_ARGUMENT', 'DELETED', 'DIVERGED', 'BAD_MODEL_FILE', 'LOAD_FAILED', 'OUT_OF_MEMORY', 'WORKER_FAILED'])
     assert.match(doc, new RegExp(`\\| \`${code}\` \\|`), code);
 });
 

@@ -51,10 +51,10 @@ test('the contract: every result has its documented shape and type', async () =>
   await withModel({ texts: ['abcab', 'bcabc', 'ab,ca.', 'cab'], heldOut: ['abc.'], layers: 2, heads: 2, dModel: 16, context: 8, batch: 4 }, (lm) => {
     assert.ok(Object.isFrozen(lm) && Object.isFrozen(lm.info().options));
     assert.deepEqual(Object.keys(lm).sort(), ['attention', 'baselines', 'beginGeneration', 'delete', 'evaluate', 'generate', 'gradientCheck',
-      'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'setParameters', 'step', 'trace', 'vocabulary']);
+      'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'setParameters', 'step', 'trace', 'train', 'vocabulary']);
     const options = {
       layers: 2, heads: 2, dModel: 16, context: 8, seed: 1, batch: 4, learningRate: 3e-3, warmup: 50, clip: 1, minCount: 1,
-      kvHeads: 0, window: 0, sinks: 0, position: 'learned',
+      kvHeads: 0, window: 0, sinks: 0, position: 'learned', threads: 1,
     };
 
     const v = lm.vocabulary();
@@ -63,7 +63,7 @@ test('the contract: every result has its documented shape and type', async () =>
     // E (6, 16) + P (8, 16) + 2 blocks of 12 d^2 + 13 d + final norm 2 d + W_out (16, 6) + b_out 6
     assert.deepEqual(info, {
       options, parameters: 96 + 128 + 2 * (12 * 256 + 13 * 16) + 32 + 96 + 6, vocab: 6, tokensPerStep: 32, step: 0,
-      position: 'learned', kvHeads: 2, window: 0, sinks: 0,
+      position: 'learned', kvHeads: 2, window: 0, sinks: 0, threads: 1, chunks: 4,  // batch 4: a chunk per sequence
     });
 
     const s = lm.step(30);

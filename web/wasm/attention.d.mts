@@ -28,9 +28,10 @@ export type * from './language-model.mjs';
  *   step and read of that model throws it too, naming the step that did it
  * - BAD_MODEL_FILE: bytes that are not a model file this version reads
  * - LOAD_FAILED: a module the call needs could not be loaded
+ * - WORKER_FAILED: a worker training a language model (createLanguageModel({ threads })) failed or died
  * - OUT_OF_MEMORY: the inputs or the model do not fit in the module's memory
  */
-export type AttentionErrorCode = 'BAD_ARGUMENT' | 'DELETED' | 'DIVERGED' | 'BAD_MODEL_FILE' | 'LOAD_FAILED' | 'OUT_OF_MEMORY';
+export type AttentionErrorCode = 'BAD_ARGUMENT' | 'DELETED' | 'DIVERGED' | 'BAD_MODEL_FILE' | 'LOAD_FAILED' | 'OUT_OF_MEMORY' | 'WORKER_FAILED';
 
 /** The one error class of the API (the same class for every module and every createAttention()). */
 export declare class AttentionError extends Error {
