@@ -8,11 +8,12 @@
 // batch, never by the workers, so every count of workers gives step()'s bits.
 //
 // Where the workers run: in Node, worker_threads; in a browser, module
-// workers (or classic ones for the classic attention-training.js) started from
-// a blob: URL whose one line loads this module from where it was loaded, so
-// that a page on another origin than the module (a CDN) can start them. A
-// worker finds its port in a global set before the module loads
-// (serveSteps, which the training module calls at its top level).
+// workers (or classic ones for the classic attention-training.js) of this
+// module itself, named so that it serves, or where the module is on another
+// origin than the page (a CDN) started from a blob: URL whose one line loads
+// it. A worker finds its port in a global set before the module loads, or is
+// the worker of that name (serveSteps, which the training module calls at its
+// top level).
 //
 //   const pool = stepPool(threads, options, url);  // options: createLanguageModel's, threads aside
 //   await pool.step(values, state, chunks) -> { nodes: [{ first, end, loss }], gradients: Float32Array[] }
@@ -20,6 +21,8 @@
 // A worker that fails to load or dies rejects step() with an Error; the pool
 // is then of no use (end() it).
 const PORT = 'attentionWasmStepPort';
+const QUEUE = 'attentionWasmStepQueue';
+const WORKER_NAME = 'attention-wasm steps';  // a worker of this name started with the module as its script serves
 const NODE_THREADS = 'node:worker_threads';  // a name, not a literal import: bundles for browsers leave it alone
 const isNode = typeof process === 'object' && process !== null && !!(process.versions && process.versions.node);
 
@@ -50,12 +53,21 @@ async function startWorker(url) {
       end: () => worker.terminate(),
     };
   }
-  // a classic attention-training.js is loaded by importScripts, the module by import()
+  // the module itself as the worker's script where it is of this origin (a page's CSP allows
+  // 'self' more often than blob:); from elsewhere, a blob: URL whose one line loads it (a
+  // classic attention-training.js by importScripts, the module by import())
   const classic = /\.js$/.test(new URL(url).pathname);
-  const body = `self.${PORT}=self;` + (classic ? `importScripts(${JSON.stringify(url)});` : `import(${JSON.stringify(url)});`);
-  const blob = URL.createObjectURL(new Blob([body], { type: 'text/javascript' }));
-  const worker = new Worker(blob, classic ? {} : { type: 'module' });
-  URL.revokeObjectURL(blob);
+  const here = typeof location !== 'undefined' && new URL(url).origin === location.origin;
+  let worker;
+  if (here) {
+    worker = new Worker(url, { type: classic ? 'classic' : 'module', name: WORKER_NAME });
+  } else {
+    // (what comes before the module has loaded waits in a queue that serveSteps reads first)
+    const body = `self.${PORT}=self;self.${QUEUE}=[];self.onmessage=(e)=>self.${QUEUE}.push(e.data);` + (classic ? `importScripts(${JSON.stringify(url)});` : `import(${JSON.stringify(url)});`);
+    const blob = URL.createObjectURL(new Blob([body], { type: 'text/javascript' }));
+    worker = new Worker(blob, classic ? {} : { type: 'module' });
+    URL.revokeObjectURL(blob);
+  }
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),
     listen(onMessage, onFailure) {
@@ -126,7 +138,7 @@ export function stepPool(threads, options, url) {
 // createCore: the training module's Emscripten factory; callerOf(Module) its core caller.
 export function serveSteps(createCore, callerOf) {
   const scope = typeof globalThis !== 'undefined' ? globalThis : self;
-  const port = scope[PORT];
+  const port = scope[PORT] || (typeof WorkerGlobalScope !== 'undefined' && scope.name === WORKER_NAME ? scope : null);
   if (!port) return;
   const send = (message, transfer) => port.postMessage(message, transfer);
   const failed = (error) => send({ type: 'failed', message: String(error && error.message ? error.message : error) });
@@ -148,6 +160,13 @@ export function serveSteps(createCore, callerOf) {
       send({ type: 'sums', nodes, gradients }, [gradients.buffer]);
     }).catch(failed);
   };
-  if (typeof port.on === 'function') port.on('message', serve);
-  else port.addEventListener('message', (event) => serve(event.data));
+  if (typeof port.on === 'function') {
+    port.on('message', serve);
+    return;
+  }
+  port.addEventListener('message', (event) => serve(event.data));
+  if (scope[QUEUE]) {
+    scope.onmessage = null;
+    scope[QUEUE].splice(0).forEach(serve);
+  }
 }

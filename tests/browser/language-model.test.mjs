@@ -314,3 +314,31 @@ test('the script embed from file:// cannot read its corpus: a visible message sa
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('1 and 2 workers: the same seed draws the same curve, bit for bit, and the widget says how many train it', async () => {
+  const curve = (threads) => withPage(browser, `embed.html?widget=language-model&layers=1&heads=2&dModel=32&steps=8&threads=${threads}`, async ({ page }) => {
+    await ready(page);
+    await resting(page, 8);
+    assert.equal(await text(page, 'threads'), String(threads));
+    assert.match(await text(page, 'stepsRate'), /^\d[\d,]*\.\d$/, 'steps per second measured');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`${WIDGET} [data-export="csv"]`).click()]);
+    return readFileSync(await file.path(), 'utf8').trim().split('\r\n').slice(2).map((line) => line.split(',')[1]);
+  });
+  const one = await curve(1), two = await curve(2);
+  assert.equal(one.length, 8);
+  assert.deepEqual(two, one, 'the batch losses of the 8 steps');
+  // and they are the core's
+  const losses = await withModelLosses({ layers: 1, heads: 2, dModel: 32 }, 8);
+  one.forEach((loss, k) => assert.equal(Number(loss), losses[k], `step ${k + 1}`));
+});
+
+// the batch losses of `steps` steps of the widget's names model with these options, as the CSV writes them
+async function withModelLosses(options, steps) {
+  const data = corpusFile('names');
+  const lm = await att.createLanguageModel({ texts: data.train, heldOut: data.heldOut.slice(0, CORPORA.names.heldOut), seed: 1, batch: BATCH, ...CORPORA.names.options, ...options });
+  try {
+    return Array.from(lm.step(steps).losses);
+  } finally {
+    lm.delete();
+  }
+}

@@ -9,7 +9,8 @@
 //
 // The engine (training/engine.js, lm/engine.js, kv-heads/engine.js):
 //   await engine.reset(options)   a new model
-//   engine.step()                 one training step
+//   engine.step()                 one training step; a Promise where the step is taken by workers
+//                                 (the language model with threads): the loop awaits it
 //   engine.snapshot(full)         what the widget draws; full: with the costly
 //                                 parts (evaluation, maps, samples)
 //   engine.fullEveryMs            (optional) the least time between full snapshots while
@@ -28,6 +29,7 @@ export function createLoop(engine, { sliceMs, post, now = () => performance.now(
     fullEveryMs: engine.fullEveryMs ?? 0,
     remaining: 0,       // steps asked for and not taken
     timer: 0,
+    stepping: false,    // a slice awaits a step (engine.step() gave a Promise)
     ready: false,       // a model is there to step
     id: 0,              // the newest reset's: an older reset's end is ignored
     lastFull: -Infinity,
@@ -41,12 +43,12 @@ export function createLoop(engine, { sliceMs, post, now = () => performance.now(
         if (mine !== l.id) return;
         l.ready = true;
         rest(l);
-        if (l.remaining > 0 && !l.timer) l.timer = setTimeout(() => tick(l), 0);
+        if (l.remaining > 0 && !l.timer && !l.stepping) l.timer = setTimeout(() => tick(l), 0);
       }, (error) => { if (mine === l.id) fail(l, error); });
     },
     advance({ n }) {
       l.remaining += n;
-      if (l.ready && !l.timer) l.timer = setTimeout(() => tick(l), 0);
+      if (l.ready && !l.timer && !l.stepping) l.timer = setTimeout(() => tick(l), 0);
     },
     cancel() {
       const was = l.remaining > 0;
@@ -93,21 +95,36 @@ function send(l, done) {
   l.post({ type: 'snapshot', id: l.id, snapshot: l.engine.snapshot(full), done });
 }
 
-// one slice of steps, and its snapshot
-function tick(l) {
+// one slice of steps, and its snapshot; a step that is a Promise is awaited, and a
+// reset or a cancel meanwhile ends the slice (the cancel has sent its snapshot;
+// steps asked since go on in a slice of their own)
+async function tick(l) {
   l.timer = 0;
+  const id = l.id;
+  const later = () => {
+    if (l.remaining > 0 && l.ready && !l.timer) l.timer = setTimeout(() => tick(l), 0);
+  };
   try {
     const start = l.now();
     do {
-      l.engine.step();
+      const pending = l.engine.step();
+      if (pending) {
+        l.stepping = true;
+        try {
+          await pending;
+        } finally {
+          l.stepping = false;
+        }
+        if (id !== l.id || l.remaining <= 0) return later();
+      }
       l.remaining -= 1;
     } while (l.remaining > 0 && l.now() - start < l.sliceMs);
     send(l, l.remaining === 0);
   } catch (error) {
-    fail(l, error);
-    return;
+    if (id === l.id) fail(l, error);
+    return later();
   }
-  if (l.remaining > 0) l.timer = setTimeout(() => tick(l), 0);
+  later();
 }
 
 function stop(l) {

@@ -289,6 +289,8 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   view.fields.step.textContent = formatNumber(snapshot.step, { digits: 0 });
   view.fields.loss.textContent = last === null ? '—' : fixed(last);
   view.fields.rate.textContent = snapshot.tokensPerSecond === null ? '—' : formatNumber(snapshot.tokensPerSecond, { digits: 0 });
+  view.fields.threads.textContent = formatNumber(snapshot.threads, { digits: 0 });
+  view.fields.stepsRate.textContent = snapshot.stepsPerSecond === null ? '—' : formatNumber(snapshot.stepsPerSecond, { digits: 1 });
   const full = view.full;
   if (!full) return;
   const held = full.evaluations.at(-1);

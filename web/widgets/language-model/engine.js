@@ -116,7 +116,8 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
     baselines: null,   // the n-gram ladder: [{ order, loss, k }] (its unigram is the one the widget shows)
     step: 0,
     tokens: 0,         // characters predicted in training (the core counts them)
-    trainMs: 0,        // time spent in the core's steps
+    trained: 0,        // steps timed in trainMs
+    trainMs: 0,        // time spent in the core's steps (and its workers')
     view: { temperature: 0.8, topK: 20, sample: 1, prefix: '' },
   };
   const dispose = () => {
@@ -133,18 +134,25 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
       const made = await att.createLanguageModel({
         texts: e.corpus.train, heldOut: e.corpus.heldOut.slice(0, e.spec.heldOut),
         layers: options.layers, heads: options.heads, dModel: options.dModel, seed: options.seed, batch: BATCH, ...e.spec.options,
+        threads: options.threads ?? 1,
       });
       dispose();  // a reset that overtook this one may have made a model meanwhile
       Object.assign(e, { lm: made, example: e.corpus.heldOut[0], losses: [], evaluations: [], scores: [], roles: [], halves: [],
-        baselines: ladderOf(e.corpus, made), step: 0, tokens: 0, trainMs: 0 });
+        baselines: ladderOf(e.corpus, made), step: 0, tokens: 0, trained: 0, trainMs: 0 });
     },
+    // one step: on this thread, or (threads > 1) by the model's workers, a Promise
     step() {
       const start = now();
-      const r = e.lm.step(1);
-      e.trainMs += now() - start;
-      e.tokens += r.tokens;
-      e.step = r.step;
-      e.losses.push(r.loss);
+      const took = (r) => {
+        e.trainMs += now() - start;
+        e.tokens += r.tokens;
+        e.trained += 1;
+        e.step = r.step;
+        e.losses.push(r.loss);
+      };
+      if (e.lm.info().threads > 1) return e.lm.train(1).then(took);
+      took(e.lm.step(1));
+      return undefined;
     },
     setView(settings) {
       e.view = { ...e.view, ...settings };
@@ -165,7 +173,10 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
 // characters, the vocabulary and the corpus.
 function snapshot(e, full) {
   const { lm, spec, step, corpus } = e;
-  const light = { step, losses: Float64Array.from(e.losses), tokensPerSecond: e.trainMs > 0 ? (1000 * e.tokens) / e.trainMs : null, full };
+  const rate = (count) => (e.trainMs > 0 ? (1000 * count) / e.trainMs : null);
+  // threads: the workers training it (1: this thread; 1 again after a worker failed)
+  const light = { step, losses: Float64Array.from(e.losses), tokensPerSecond: rate(e.tokens), stepsPerSecond: rate(e.trained),
+    threads: lm.info().threads, full };
   if (!full) return light;
   if (e.evaluations.at(-1)?.step !== step) {
     e.evaluations.push({ step, loss: lm.evaluate().loss });

@@ -33,8 +33,12 @@ export const assets = ['wasm/attention-training.js', 'data/names.json', 'data/qu
 // the steps a link may ask to retrain to: a poem model's step is tens of milliseconds
 export const MAX_STEPS = 3000;
 
+// the workers a step is shared by: the cores this computer reports less the page's own, 1 to 4
+const CORES = globalThis.navigator?.hardwareConcurrency ?? 1;
+export const THREADS = ['1', '2', '3', '4'];
+
 export const defaults = {
-  corpus: 'names', layers: '2', heads: '4', dModel: '64', seed: 1,
+  corpus: 'names', layers: '2', heads: '4', dModel: '64', seed: 1, threads: String(Math.min(4, Math.max(1, CORES - 1))),
   temperature: 0.8, topK: 20, sample: 1, prefix: '', steps: 0, focus: 0,
 };
 // the language of the page chooses the corpus
@@ -47,6 +51,7 @@ export const controls = [
   choice('layers', 'layers', ['1', '2', '3', '4']),
   choice('heads', 'heads', ['1', '2', '4']),
   choice('dModel', 'dModel', ['32', '64', '128']),
+  choice('threads', 'threads', THREADS),
   { key: 'seed', type: 'range', label: 'seed', min: 1, max: 100, step: 1 },
   { key: 'temperature', type: 'range', label: 'temperature', min: 0, max: 1.5, step: 0.05 },
   { key: 'topK', type: 'range', label: 'topK', min: 0, max: 50, step: 1 },
@@ -65,6 +70,7 @@ const modelOptions = (state) => ({
   corpus: state.corpus, url: CORPORA[state.corpus].file ? assetUrl(CORPORA[state.corpus].file) : null,
   ...(CORPORA[state.corpus].own ? { text: state.ownText ?? '' } : {}),
   layers: Number(state.layers), heads: Number(state.heads), dModel: Number(state.dModel), seed: state.seed,
+  threads: Number(state.threads),
 });
 const viewSettings = (state) => ({ temperature: state.temperature, topK: state.topK, sample: state.sample, prefix: state.prefix });
 
@@ -77,7 +83,8 @@ export function compute(att, state) {
 // two head scores over training (captions set when drawn), the sentences on
 // the ladder, the halves and overfitting, the corpus and its sizes.
 function curvesPart(t) {
-  const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['unigram', 'unigram'], ['rate', 'rate']]);
+  const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['unigram', 'unigram'], ['rate', 'rate'],
+    ['threadsShown', 'threads'], ['stepsRate', 'stepsRate']]);
   const loss = plotFigure(t.rich('lossTitle'));
   const scores = [plotFigure(''), plotFigure('')];
   const plots = element('div', 'plot-grid');
@@ -93,7 +100,8 @@ function curvesPart(t) {
   overfit.box.hidden = true;
   const source = element('p', 'lm-source small-note');
   const sizes = element('p', 'lm-sizes small-note');
-  return { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes };
+  const threads = element('p', 'small-note', t('threadsExplain', { cores: CORES }));
+  return { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes, threads };
 }
 
 export function build(body, ctx) {
@@ -110,7 +118,7 @@ export function build(body, ctx) {
   const error = element('p', 'widget-error lm-error');
   error.setAttribute('role', 'alert');
   error.hidden = true;
-  const { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes } = curvesPart(t);
+  const { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes, threads } = curvesPart(t);
   const check = gradientCheckPanel(t, () => view.controller.ask('gradientCheck'));
 
   const heads = element('div', 'lm-heads');
@@ -126,7 +134,7 @@ export function build(body, ctx) {
 
   // everything but the own text's panel: hidden while corpus=own waits for a text
   const trained = element('div', 'lm-trained');
-  trained.append(bar, status, note, error, stats, plots, ladder, halves, element('p', 'small-note', t.rich('ladderExplain')), overfit.box, source, sizes,
+  trained.append(bar, status, note, error, stats, threads, plots, ladder, halves, element('p', 'small-note', t.rich('ladderExplain')), overfit.box, source, sizes,
     check.panel,
     element('h3', 'section-heading', t.rich('headsHeading')), element('p', 'small-note', t.rich('headsExplain')),
     element('p', 'small-note', t.rich('rolesExplain')), heads, focusFigure,
