@@ -39,6 +39,7 @@ val raw_dot_and_kernel(val o);
 val raw_cost_model(val o);
 val raw_generation_cost(val o);
 val raw_kv_cache_bytes(val o);   // { layers, kvHeads, headDim, tokens, bytesPerNumber }
+val raw_attention_projection_parameters(val o);  // { layers, heads, kvHeads, headDim, dModel? }
 val raw_rotary(val o);           // { matrix, base?, offset? }
 val raw_alibi_slopes(val o);     // { heads }
 val raw_entropy(val o);

@@ -22,6 +22,7 @@ const sharedKey: Matrix = gqa.perHead[1].key;
 const group: number = gqa.perHead[3].kvHead + gqa.perHead[3].value.cols;
 const windowed: number = att.generationCost({ n: 100, d: 64, heads: 8, kvHeads: 2, window: 32 }).cacheShare;
 const cacheBytes: number = att.kvCacheBytes({ layers: 32, kvHeads: 8, headDim: 128, tokens: 8192, bytesPerNumber: 2 });
+const projections: number = att.attentionProjectionParameters({ layers: 32, heads: 32, kvHeads: 8, headDim: 128, dModel: 4096 }).total;
 const turned: Matrix = att.rotary(X, { base: 10000, offset: 3 });
 const turnedToo: Matrix = att.rotary([[1, 0]]);
 const slopes: Float32Array = att.alibiSlopes(12);
