@@ -86,6 +86,7 @@ val raw_lm_next(val o);
 val raw_lm_attention(val o);
 val raw_lm_head_scores(val o);
 val raw_lm_head_roles(val o);   // { handle, texts }
+val raw_lm_position_losses(val o);  // { handle, text, cached?, cachePositions? }
 val raw_lm_halves(val o);       // { handle, texts }
 val raw_lm_baselines(val o);    // { handle }
 val raw_repeats_corpus(val o);  // { train, heldOut, minLength, maxLength, alphabet, seed }

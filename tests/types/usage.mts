@@ -76,6 +76,8 @@ nw.delete();
 const lm = await att.createLanguageModel({ texts: ['白日依山盡，黃河入海流。'], heldOut: [], layers: 1, heads: 2, dModel: 16, context: 16 });
 const lmLoss: number = lm.step(2).loss + lm.step().losses[0];
 const nextToken: string = lm.next('白日').tokens[0];
+const along: Float64Array = lm.positionLosses('白日', { cached: false }).losses;
+const alongMean: number = lm.positionLosses('白日').mean + lm.positionLosses('白', { cachePositions: 'absolute' }).losses[0];
 const nextP: Float32Array = lm.next('').probabilities;
 const lmHead: Matrix = lm.attention('白日').weights[0][1];
 const lineScore: number = lm.headScores('白日依山盡，', 6).previousLine[0][0] + lm.headScores('白').punctuation[0][0];
