@@ -28,6 +28,13 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("cacheTokens", &attn::GenerationCost::cache_tokens)
         .field("cacheWidth", &attn::GenerationCost::cache_width)
         .field("cacheShare", &attn::GenerationCost::cache_share);
+    value_object<attn::ProjectionParameters>("ProjectionParameters")
+        .field("Wq", &attn::ProjectionParameters::wq)
+        .field("Wk", &attn::ProjectionParameters::wk)
+        .field("Wv", &attn::ProjectionParameters::wv)
+        .field("Wo", &attn::ProjectionParameters::wo)
+        .field("perLayer", &attn::ProjectionParameters::per_layer)
+        .field("total", &attn::ProjectionParameters::total);
     value_object<attn::LayerCost>("LayerCost")
         .field("layer", &attn::LayerCost::layer)
         .field("complexity", &attn::LayerCost::complexity)
@@ -67,6 +74,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("raw_cost_model", &raw_cost_model);
     function("raw_generation_cost", &raw_generation_cost);
     function("raw_kv_cache_bytes", &raw_kv_cache_bytes);
+    function("raw_attention_projection_parameters", &raw_attention_projection_parameters);
     function("raw_rotary", &raw_rotary);
     function("raw_alibi_slopes", &raw_alibi_slopes);
     function("raw_entropy", &raw_entropy);

@@ -39,6 +39,7 @@ val raw_dot_and_kernel(val o);
 val raw_cost_model(val o);
 val raw_generation_cost(val o);
 val raw_kv_cache_bytes(val o);   // { layers, kvHeads, headDim, tokens, bytesPerNumber }
+val raw_attention_projection_parameters(val o);  // { layers, heads, kvHeads, headDim, dModel? }
 val raw_rotary(val o);           // { matrix, base?, offset? }
 val raw_alibi_slopes(val o);     // { heads }
 val raw_entropy(val o);
@@ -85,6 +86,7 @@ val raw_lm_next(val o);
 val raw_lm_attention(val o);
 val raw_lm_head_scores(val o);
 val raw_lm_head_roles(val o);   // { handle, texts }
+val raw_lm_position_losses(val o);  // { handle, text, cached?, cachePositions? }
 val raw_lm_halves(val o);       // { handle, texts }
 val raw_lm_baselines(val o);    // { handle }
 val raw_repeats_corpus(val o);  // { train, heldOut, minLength, maxLength, alphabet, seed }

@@ -212,6 +212,13 @@ val raw_kv_cache_bytes(val o) {
     });
 }
 
+val raw_attention_projection_parameters(val o) {
+    return guarded([&] {
+        return val(attention_projection_parameters(o["layers"].as<int>(), o["heads"].as<int>(), o["kvHeads"].as<int>(),
+                                                   o["headDim"].as<int>(), has(o, "dModel") ? o["dModel"].as<int>() : 0));
+    });
+}
+
 val raw_rotary(val o) {
     return guarded([&] {
         RotaryOptions r;  // the core's defaults, under the options given

@@ -138,6 +138,17 @@ val raw_lm_evaluate(val o) {
     });
 }
 
+// { handle, text, cached, cachePositions } -> { tokens, losses: Float64Array, mean }
+val raw_lm_position_losses(val o) {
+    return guarded([&] {
+        train::PositionLossOptions p;  // the core's defaults, under the options given
+        if (has(o, "cached")) p.cached = o["cached"].as<bool>();
+        if (has(o, "cachePositions")) p.cache_positions = o["cachePositions"].as<std::string>();
+        const train::PositionLosses r = train::position_losses(model_of(o), o["text"].as<std::string>(), p);
+        return object_of("tokens", from_strings(r.tokens), "losses", float64_array(r.losses), "mean", r.mean);
+    });
+}
+
 val raw_lm_next(val o) {
     return guarded([&] {
         return next_tokens(model_of(o).next(o["prefix"].as<std::string>()));

@@ -115,6 +115,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("raw_lm_create", &raw_lm_create);
     function("raw_lm_step", &raw_lm_step);
     function("raw_lm_evaluate", &raw_lm_evaluate);
+    function("raw_lm_position_losses", &raw_lm_position_losses);
     function("raw_lm_next", &raw_lm_next);
     function("raw_lm_attention", &raw_lm_attention);
     function("raw_lm_head_scores", &raw_lm_head_scores);

@@ -13,6 +13,7 @@ export const schemas = {
   costModel: { n: 'int!', d: 'int!', k: ['int', 3] },
   generationCost: { n: 'int!', d: 'int!', heads: 'int', kvHeads: 'int', window: 'int' },
   kvCacheBytes: { layers: 'int!', kvHeads: 'int!', headDim: 'int!', tokens: 'int!', bytesPerNumber: 'int' },
+  attentionProjectionParameters: { layers: 'int!', heads: 'int!', kvHeads: 'int!', headDim: 'int!', dModel: 'int' },
   rotary: { base: 'number', offset: 'int' },
   embedTokens: { tokens: 'strings!', d: 'int!', seed: ['seed', 1] },
   dotProductSamples: { d: 'int!', count: ['int', 2000], seed: ['seed', 1] },
@@ -60,6 +61,8 @@ export const FUNCTIONS = {
   costModel: withOptions('costModel', 'raw_cost_model'),
   generationCost: withOptions('generationCost', 'raw_generation_cost'),
   kvCacheBytes: withOptions('kvCacheBytes', 'raw_kv_cache_bytes'),
+  // { Wq, Wk, Wv, Wo, perLayer, total }: the four projections' weights (no biases) of one layer and of all
+  attentionProjectionParameters: withOptions('attentionProjectionParameters', 'raw_attention_projection_parameters'),
   // RoPE: each row's pairs of columns turned by its position (rotary.hpp)
   rotary: ({ call }) => function rotary(matrix, options) {
     const o = check('rotary', 'options', options, schemas.rotary);

@@ -6,6 +6,7 @@
 //   await lm.train(50, { onProgress });  // the same steps, by `threads` workers when created with them
 //   lm.evaluate();               // { loss, unigramLoss, tokens } on the held-out texts
 //   lm.evaluate({ length: 96 }); // the same read in windows of 96 positions (up to 4 context; texts: others)
+//   lm.positionLosses('Anna');   // the loss of each next token along ⏎ Anna ⏎, read through the cache
 //   lm.generate({ seed: 3 });    // a text
 //   lm.trace('Anna');            // the forward stage by stage: { tokens, stages, next, entropy }
 //   lm.beginGeneration({ seed: 3 }); lm.nextToken();  // the same, one token at a time through the cache
@@ -40,6 +41,7 @@ export const schemas = {
   'languageModel.generate': { prompt: 'string', maxTokens: 'int', ...sampling, cachePositions: 'string' },
   'languageModel.beginGeneration': { prompt: 'string', ...sampling, cachePositions: 'string' },
   'languageModel.evaluate': { texts: 'strings', length: 'int!' },
+  'languageModel.positionLosses': { cached: 'boolean', cachePositions: 'string' },
   'languageModel.trace': { residual: 'boolean', layerNorm: 'boolean', temperature: 'number' },
   repeatsCorpus: { train: 'int', heldOut: 'int', minLength: 'int', maxLength: 'int', alphabet: 'string', seed: 'seed' },
   ownCorpus: { context: 'int', minCount: 'int' },
@@ -76,6 +78,10 @@ const methods = (call) => ({
   // the held-out loss; with { length } read in windows of length positions (texts: these instead)
   evaluate: (fn, handle, options) => call(fn, 'raw_lm_evaluate', options === undefined
     ? { handle } : { texts: [], ...withOptions(fn, handle, options) }),
+  // the loss of every next token along ⏎ + text + ⏎, read through the cache (or cached: false, the full forward):
+  // { tokens, losses: Float64Array (losses[i] of tokens[i + 1]), mean }
+  positionLosses: (fn, handle, text, options) => call(fn, 'raw_lm_position_losses',
+    { text: kinds.string(fn, 'text', text), ...withOptions(fn, handle, options) }),
   next: (fn, handle, prefix) => call(fn, 'raw_lm_next', { handle, prefix: kinds.string(fn, 'prefix', prefix) }),
   attention: (fn, handle, text) => call(fn, 'raw_lm_attention', { handle, text: kinds.string(fn, 'text', text) }),
   headScores: (fn, handle, text, period) => call(fn, 'raw_lm_head_scores', {

@@ -1,8 +1,9 @@
 // Browser test of the "kv-heads" widget: the 8 query heads drawn and mapped in
 // the colour of the key/value head the core says each reads; the key/value
 // heads control changes the grouping, the maps and the URL; the projections'
-// parameters and the named model's cache are the core's (computed here with
-// att.multiHeadAttention and att.kvCacheBytes); the presets set their
+// parameters and the named model's cache and projections are the core's
+// (computed here with att.multiHeadAttention, att.kvCacheBytes and
+// att.attentionProjectionParameters); the presets set their
 // published figures; a number of key/value heads that does not divide the
 // query heads is a message; the training button trains both models in a
 // worker and draws two curves, with the core's cache sizes; the URL restores
@@ -88,6 +89,25 @@ async function assertCache(page, { layers, heads, kv, dim, tokens }, what) {
   return rows;
 }
 
+// the named model's projections table: the printed counts and the rows' data against attentionProjectionParameters
+async function assertProjections(page, { layers, heads, kv, dim }, what) {
+  const want = att.attentionProjectionParameters({ layers, heads, kvHeads: kv, headDim: dim });
+  const mha = att.attentionProjectionParameters({ layers, heads, kvHeads: heads, headDim: dim });
+  const keys = ['Wq', 'Wk', 'Wv', 'Wo', 'perLayer', 'total'];
+  let rows;
+  await eventually(async () => {
+    rows = await page.locator(`${W} .kvh-proj-table tbody tr`).evaluateAll((trs) => trs.map((tr) => ({
+      row: tr.dataset.row, model: Number(tr.dataset.model), mha: Number(tr.dataset.mha), shown: [...tr.querySelectorAll('td')].map((td) => td.textContent) })));
+    return rows.length === 6 && rows[5].model === want.total;
+  }, { message: `${what}: the projections of ${kv} key/value heads` });
+  assert.deepEqual(rows.map((r) => r.row), keys);
+  for (const [k, r] of rows.entries()) {
+    assert.deepEqual([r.model, r.mha], [want[keys[k]], mha[keys[k]]], `${what}: ${keys[k]}`);
+    assert.deepEqual(r.shown.map(parseShown), [want[keys[k]], mha[keys[k]]], `${what}: ${keys[k]} as printed`);
+  }
+  return { want, mha };
+}
+
 test('kv-heads: 2 key/value heads by default, the groups, maps and parameters of the core; the Llama 3 8B cache', () => withPage(browser, 'embed.html?widget=kv-heads', async ({ page }) => {
   await ready(page);
   assert.match(await page.locator(`${W} .kvh-groups-part .kvh-heading`).textContent(), /8 query heads, 2 key\/value heads: grouped-query attention/);
@@ -100,6 +120,13 @@ test('kv-heads: 2 key/value heads by default, the groups, maps and parameters of
   assert.deepEqual(rows.map((r) => r.shown), ['1.00 GiB', '4.00 GiB', '128.00 MiB']);
   assert.match(await page.locator(`${W} .kvh-cache-part .kvh-sentence`).textContent(),
     /^Llama 3 8B \(32 layers, 32 query heads, 8 key\/value heads of width 128\) keeps 1\.00 GiB of keys and values at 8,192 tokens: 4\.00 times less than the 4\.00 GiB/);
+  // its projections: W^Q and W^O 4096 x 4096, W^K and W^V 4096 x 1024, 41,943,040 a layer, 1,342,177,280 in 32
+  const { want } = await assertProjections(page, { layers: 32, heads: 32, kv: 8, dim: 128 }, 'Llama 3 8B');
+  assert.deepEqual([want.perLayer, want.total], [41943040, 1342177280]);
+  assert.deepEqual(await page.locator(`${W} .kvh-proj-table tr[data-row="total"] td`).allTextContents(), ['1,342,177,280', '2,147,483,648']);
+  assert.equal(await page.locator(`${W} .kvh-proj-table tr[data-row="total"] th`).textContent(), 'all 32 layers');
+  assert.equal(await page.locator(`${W} .kvh-proj-sentence`).textContent(),
+    'Llama 3 8B’s attention projections hold 41,943,040 parameters a layer, 1,342,177,280 in its 32 layers: 805,306,368 fewer than the 2,147,483,648 of a key/value head per query head (63% of them). WK and WV are 4.00 times smaller, as the cache is.');
   // the glossary's terms, marked where the section first uses them
   for (const term of ['gqa', 'mqa', 'kvCache']) assert.equal(await page.locator(`${W} .widget-intro button[data-term="${term}"]`).count(), 1, term);
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
@@ -133,6 +160,7 @@ test('kv-heads: the presets set their published figures; the reader\'s own figur
   for (const [id, label, model] of presets) {
     await page.locator(`${W} [data-action="preset-${id}"]`).click();
     await assertCache(page, { ...model, tokens: 8192 }, label);
+    await assertProjections(page, model, label);
     assert.equal(await page.locator(`${W} [data-action="preset-${id}"]`).getAttribute('aria-pressed'), 'true');
     assert.equal(await page.locator(W).getByLabel('Layers').inputValue(), String(model.layers));
     assert.ok((await page.locator(`${W} .kvh-cache-part .kvh-sentence`).textContent()).startsWith(label));
@@ -145,6 +173,7 @@ test('kv-heads: the presets set their published figures; the reader\'s own figur
   await page.locator(W).getByLabel('Tokens kept').selectOption('131072');
   await page.locator(W).getByLabel('Key/value heads', { exact: true }).selectOption('16');
   await assertCache(page, { layers: 32, heads: 32, kv: 16, dim: 128, tokens: 131072 }, 'own figures');
+  await assertProjections(page, { layers: 32, heads: 32, kv: 16, dim: 128 }, 'own figures');
   assert.equal(await page.locator(`${W} .kvh-presets [aria-pressed="true"]`).count(), 0);
   assert.match(await page.locator(`${W} .kvh-cache-part .kvh-sentence`).textContent(), /^This model \(32 layers, 32 query heads, 16 key\/value heads of width 128\) keeps 32\.00 GiB/);
   // 40 key/value heads for 32 query heads: a message, no number
@@ -214,5 +243,7 @@ test('kv-heads in Chinese: its words, the same numbers, no error', () => withPag
   await assertToy(page, 2, 'zh', { lang: 'zh' });
   await assertCache(page, { layers: 32, heads: 32, kv: 8, dim: 128, tokens: 8192 }, 'zh');
   assert.match(await page.locator(`${W} .kvh-cache-part .kvh-sentence`).textContent(), /^Llama 3 8B（32 层/);
+  await assertProjections(page, { layers: 32, heads: 32, kv: 8, dim: 128 }, 'zh');
+  assert.match(await page.locator(`${W} .kvh-proj-sentence`).textContent(), /^Llama 3 8B 的注意力投影每层有 41,943,040 个参数，32 层共 1,342,177,280 个/);
   assert.doesNotMatch(await page.locator('body').innerText(), /NaN|Infinity|undefined/);
 }));

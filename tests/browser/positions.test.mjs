@@ -71,6 +71,19 @@ test('positions: nothing trains before the button; then the five models of the N
   assert.equal(await plot.locator('circle').count(), read.reduce((a, b) => a + b, 0) + run.models.length);
   assert.equal(await plot.locator('.plot-line').count(), read.filter((k) => k > 1).length + 1);
   assert.ok((await plot.textContent()).includes('unigram'));
+  // 375 px wide, the compact plot: its legend under the plot area, clear of the "trained: 16" label and of every line
+  await page.setViewportSize({ width: 375, height: 800 });
+  const compact = page.locator(`${W} .pos-plot .plot.is-compact`);
+  await compact.waitFor({ state: 'visible' });
+  const boxes = await compact.evaluate((svg) => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+    const label = [...svg.querySelectorAll('text')].find((e) => e.textContent === 'trained: 16');
+    return { legend: box(svg.querySelector('.plot-legend')), label: box(label), lines: [...svg.querySelectorAll('.plot-line, circle:not(.plot-swatch)')].map(box) };
+  });
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  assert.ok(boxes.legend.bottom - boxes.legend.top > 80, 'the legend\'s six rows drawn');
+  assert.ok(!meets(boxes.legend, boxes.label), `the legend ${JSON.stringify(boxes.legend)} clear of the label ${JSON.stringify(boxes.label)}`);
+  assert.ok(boxes.lines.length > 10 && boxes.lines.every((b) => !meets(boxes.legend, b)), 'the legend clear of every line and point');
   assert.equal(page.workers().length, 0, 'the worker ended with the run');
 }));
 

@@ -51,7 +51,8 @@ test('the contract: every result has its documented shape and type', async () =>
   await withModel({ texts: ['abcab', 'bcabc', 'ab,ca.', 'cab'], heldOut: ['abc.'], layers: 2, heads: 2, dModel: 16, context: 8, batch: 4 }, (lm) => {
     assert.ok(Object.isFrozen(lm) && Object.isFrozen(lm.info().options));
     assert.deepEqual(Object.keys(lm).sort(), ['attention', 'baselines', 'beginGeneration', 'delete', 'evaluate', 'generate', 'gradientCheck',
-      'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'setParameters', 'step', 'trace', 'train', 'vocabulary']);
+      'halves', 'headRoles', 'headScores', 'info', 'next', 'nextToken', 'parameters', 'positionLosses', 'setParameters', 'step', 'trace',
+      'train', 'vocabulary']);
     const options = {
       layers: 2, heads: 2, dModel: 16, context: 8, seed: 1, batch: 4, learningRate: 3e-3, warmup: 50, clip: 1, minCount: 1,
       kvHeads: 0, window: 0, sinks: 0, position: 'learned', threads: 1,
@@ -82,6 +83,13 @@ test('the contract: every result has its documented shape and type', async () =>
     assert.equal(e.tokens, 5);  // a b c . ⏎
     // the add-one unigram baseline, computed here from the texts
     assert.ok(Math.abs(e.unigramLoss - unigramReference(['abcab', 'bcabc', 'ab,ca.', 'cab'], ['abc.'])) < 1e-12);
+
+    const along = lm.positionLosses('abc.');
+    assert.deepEqual(Object.keys(along).sort(), ['losses', 'mean', 'tokens']);
+    assert.deepEqual(along.tokens, ['⏎', 'a', 'b', 'c', '.', '⏎']);
+    assert.ok(along.losses instanceof Float64Array && along.losses.length === 5 && along.losses.every((x) => Number.isFinite(x) && x > 0));
+    // the held-out text is 'abc.': its loss read in one window is evaluate()'s
+    assert.ok(Math.abs(along.mean - e.loss) < 1e-12, `${along.mean} ${e.loss}`);
 
     const n = lm.next('ab');
     assert.deepEqual(Object.keys(n).sort(), ['probabilities', 'tokens']);

@@ -1,6 +1,7 @@
 // The language model as attention is run today (createLanguageModel's
 // position, kvHeads, window, sinks; evaluate({ length }); generation's
-// cachePositions): the held-out loss of every variant against a plain
+// cachePositions; positionLosses along a text): the held-out loss, and the
+// loss of each next token along a text, of every variant against a plain
 // double-precision forward of the whole model written here from the
 // parameters() it returns (not the core's code), at lengths up to 4x the
 // context; trained variants checked by the gradient check; the cache's
@@ -160,6 +161,52 @@ test('each variant, trained: its held-out loss equals a plain double forward of 
       assert.ok(Math.abs(e.loss - referenceLoss(lm, o, texts, 6).loss) < 1e-5 * (1 + e.loss), label);
     });
   }
+});
+
+test('positionLosses: the loss of each next token along a text, through the cache (past 4 contexts with a window) and at once, equals the plain double forward', async () => {
+  const variants = [
+    { position: 'rotary' }, { position: 'learned' }, { position: 'alibi', kvHeads: 2, window: 3, sinks: 1 }, { position: 'rotary', window: 2 },
+    { position: 'rotary', window: 3, sinks: 2 },
+  ];
+  for (const v of variants) {
+    const o = { ...base, ...v }, label = JSON.stringify(v);
+    await withModel(o, (lm) => {
+      lm.step(25);
+      const index = new Map(lm.vocabulary().tokens.map((t, i) => [t, i]));
+      // with a window, 40 characters: 41 positions, past 4 contexts of 6, through the ring
+      const text = v.window ? 'abcabcbacbacabcabcbacbacabcabcaabbccabca' : 'abca';
+      const ids = [...text].map((c) => index.get(c));
+      const want = windowLosses(lm.parameters(), o, [0, ...ids], [...ids, 0]);
+      const r = lm.positionLosses(text);
+      assert.deepEqual(r.tokens, ['⏎', ...text, '⏎'], label);
+      assert.ok(r.losses instanceof Float64Array && r.losses.length === text.length + 1, label);
+      r.losses.forEach((l, i) => assert.ok(Math.abs(l - want[i]) < 1e-5 * (1 + want[i]), `${label} position ${i}: ${l} vs ${want[i]}`));
+      assert.ok(Math.abs(r.mean - r.losses.reduce((a, b) => a + b, 0) / r.losses.length) < 1e-12, label);
+      // at once, where the full forward reaches (4 contexts, learned: 1): the same losses, bit for bit; their
+      // mean is evaluate()'s on that text read in one window
+      const short = text.slice(0, v.position === 'learned' ? 5 : 23);
+      const once = lm.positionLosses(short, { cached: false });
+      assert.deepEqual(once.losses.subarray(0, short.length), lm.positionLosses(text, { cached: true }).losses.subarray(0, short.length), label);
+      assert.ok(Math.abs(once.mean - lm.evaluate({ texts: [short], length: short.length + 1 }).loss) < 1e-12, label);
+    });
+  }
+  await withModel({ ...base, position: 'rotary', window: 3, sinks: 1 }, (lm) => {
+    lm.step(10);
+    // slot positions: the first 4 positions read every key at its own position, later ones the sink nearer
+    const absolute = lm.positionLosses('abcabcabcabc'), slot = lm.positionLosses('abcabcabcabc', { cachePositions: 'slot' });
+    assert.deepEqual(slot.losses.subarray(0, 4), absolute.losses.subarray(0, 4));
+    assert.notDeepEqual(slot.losses.subarray(4), absolute.losses.subarray(4));
+  });
+  await withModel(base, (lm) => {
+    const refused = (f, message) => assert.throws(f, (e) => e.name === 'AttentionError' && e.code === 'BAD_ARGUMENT' && message.test(e.message));
+    refused(() => lm.positionLosses('abcabc'), /^languageModel\.positionLosses: text has 6 characters; with the boundary token at most 5 fit: context = 6 \(learned positions end there\)$/);
+    refused(() => lm.positionLosses('ab', { cachePositions: 'slot' }), /cachePositions "slot" renumbers the cached keys when they are read: it needs cached reading and rotary or alibi positions, not learned/);
+    refused(() => lm.positionLosses('ab', { cachePositions: 'ring' }), /cachePositions must be "absolute" or "slot", got "ring"/);
+    refused(() => lm.positionLosses('abz'), /text has the character "z" \(U\+007A\) that is not in the vocabulary/);
+    assert.throws(() => lm.positionLosses(3), /text must be a string/);
+    assert.throws(() => lm.positionLosses('ab', { cached: 'yes' }), /cached must be true or false, got the string "yes"/);
+    assert.throws(() => lm.positionLosses('ab', { window: 3 }), /window/);
+  });
 });
 
 test('info() and parameters() carry the options; shared keys shrink Wk, Wv and the cache', async () => {

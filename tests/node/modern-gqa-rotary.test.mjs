@@ -1,6 +1,7 @@
 // Attention as it is run today, through the public JS API: grouped keys and
 // values (multiHeadAttention's kvHeads), the key-value cache's size
-// (kvCacheBytes, generationCost's heads, kvHeads and window), rotary position
+// (kvCacheBytes, generationCost's heads, kvHeads and window), the projections'
+// parameters (attentionProjectionParameters), rotary position
 // embedding (rotary) and ALiBi's head slopes (alibiSlopes). Each against a
 // float64 reference written here from the papers' formulas, on seeded random
 // shapes from 1 x 1 to many more keys than queries; the bad arguments are
@@ -135,6 +136,38 @@ test('kvCacheBytes is 2 layers kvHeads headDim tokens bytesPerNumber', () => {
   refused(() => att.kvCacheBytes({ layers: 1, kvHeads: 2, headDim: 4 }), /^kvCacheBytes: tokens is required$/);
   refused(() => att.kvCacheBytes({ layers: 1.5, kvHeads: 2, headDim: 4, tokens: 1 }), /layers must be an integer/);
   refused(() => att.kvCacheBytes({ layers: 2 ** 30, kvHeads: 2 ** 30, headDim: 4, tokens: 8 }), /beyond 2\^53/);
+});
+
+test('attentionProjectionParameters: Llama 3 8B\'s, a plain count, the matrices multiHeadAttention draws', () => {
+  // Llama 3 8B: 32 layers, d 4096, 32 query heads, 8 key/value heads of 128: Wq and Wo 4096 x 4096, Wk and Wv 4096 x 1024
+  assert.deepEqual(att.attentionProjectionParameters({ layers: 32, heads: 32, kvHeads: 8, headDim: 128 }),
+    { Wq: 16777216, Wk: 4194304, Wv: 4194304, Wo: 16777216, perLayer: 41943040, total: 1342177280 });
+  assert.equal(att.attentionProjectionParameters({ layers: 32, heads: 32, kvHeads: 32, headDim: 128, dModel: 4096 }).total, 2 ** 31);
+  const rand = random(7);
+  const int = (hi) => 1 + Math.floor(((rand() + 1) / 2) * hi);
+  for (let c = 0; c < 30; c++) {
+    const kvHeads = int(8), heads = kvHeads * int(8), headDim = int(256), layers = int(100), dModel = c % 2 ? int(8192) : undefined;
+    const p = att.attentionProjectionParameters({ layers, heads, kvHeads, headDim, ...(dModel ? { dModel } : {}) });
+    const d = dModel ?? heads * headDim;
+    assert.deepEqual([p.Wq, p.Wk, p.Wv, p.Wo], [d * heads * headDim, d * kvHeads * headDim, d * kvHeads * headDim, heads * headDim * d]);
+    assert.equal(p.perLayer, p.Wq + p.Wk + p.Wv + p.Wo);
+    assert.equal(p.total, layers * p.perLayer);
+  }
+  // the entries of the projections of multiHeadAttention (d 32, 8 heads of 4)
+  const input = randomMatrix(5, 32, random(3));
+  for (const kvHeads of [8, 4, 2, 1]) {
+    const { Wq, Wk, Wv, Wo } = att.multiHeadAttention({ input, heads: 8, kvHeads }).projections;
+    assert.deepEqual(att.attentionProjectionParameters({ layers: 1, heads: 8, kvHeads, headDim: 4 }),
+      { Wq: Wq.data.length, Wk: Wk.data.length, Wv: Wv.data.length, Wo: Wo.data.length,
+        perLayer: Wq.data.length + Wk.data.length + Wv.data.length + Wo.data.length, total: Wq.data.length + Wk.data.length + Wv.data.length + Wo.data.length });
+  }
+  refused(() => att.attentionProjectionParameters({ layers: 0, heads: 8, kvHeads: 8, headDim: 128 }), /^attentionProjectionParameters: layers must be at least 1, got 0$/);
+  refused(() => att.attentionProjectionParameters({ layers: 1, heads: 8, kvHeads: 3, headDim: 128 }), /^attentionProjectionParameters: kvHeads \(3\) must divide heads \(8\)$/);
+  refused(() => att.attentionProjectionParameters({ layers: 1, heads: 8, kvHeads: 8, headDim: 0 }), /^attentionProjectionParameters: headDim must be at least 1, got 0$/);
+  refused(() => att.attentionProjectionParameters({ layers: 1, heads: 8, kvHeads: 8, headDim: 4, dModel: -1 }), /dModel must be at least 0/);
+  refused(() => att.attentionProjectionParameters({ layers: 1, heads: 8, kvHeads: 8 }), /^attentionProjectionParameters: headDim is required$/);
+  refused(() => att.attentionProjectionParameters({ layers: 1, heads: 8, kvHeads: 8, headDim: 4, bias: true }), /bias/);
+  refused(() => att.attentionProjectionParameters({ layers: 2 ** 30, heads: 2 ** 10, kvHeads: 1, headDim: 2 ** 10 }), /beyond 2\^53/);
 });
 
 test('generationCost: unchanged without options; GQA shrinks the cache, a window bounds it', () => {

@@ -145,11 +145,13 @@ function drawTags(root, tags, { m, width, height }) {
 }
 
 // The legend (the series with a label), in the corner where it hides the least.
-function drawLegend(root, series, { m, width, height, avoid }) {
+// below: under the x axis's name (the plot made taller by legendRows), from the plot's left edge
+function drawLegend(root, series, { m, width, height, avoid, below }) {
   const entries = series.map((s, k) => ({ s, k })).filter(({ s }) => s.label);
   if (!entries.length) return;
   const w = 36 + Math.max(...entries.map(({ s }) => textWidth(s.label, 11))), h = 16 * entries.length;
-  const at = legendCorner({ left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom }, w, h, avoid);
+  const at = below ? { x: m.left - 4, y: height + 2 }
+    : legendCorner({ left: m.left, right: width - m.right, top: m.top, bottom: height - m.bottom }, w, h, avoid);
   const legend = svg('g', { class: 'plot-legend' });
   entries.forEach(({ s, k }, row) => {
     const y = at.y + 8 + row * 16, color = s.color ?? PALETTE[k % PALETTE.length];
@@ -167,7 +169,9 @@ function drawLegend(root, series, { m, width, height, avoid }) {
 // (dash: its own dash pattern; tag: a name written in the right margin beside
 // its line's end, for a series left out of the legend; tags never overlap)
 // markers: [{ x, label }] vertical guides.   xTicks: where to label x (default: round numbers)
-// The legend goes in the corner of the plot where it hides the fewest data points.
+// The legend goes in the corner of the plot where it hides the fewest data points,
+// or (legend: 'below') under the plot, which grows by a row of 16 px per entry:
+// for a narrow plot whose lines leave no corner free.
 // Returns an <svg>.
 // The top of a y range that leaves the top-left corner, where a legend of
 // `entries` labelled series fits, clear of data, for a plot of `height`
@@ -177,7 +181,7 @@ export function legendHeadroom(top, entries, height) {
 }
 
 export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog = false, width = 560, height = 300,
-  xDomain = null, yDomain = null, xTicks = null, markers = [], title = '' }) {
+  xDomain = null, yDomain = null, xTicks = null, markers = [], title = '', legend = 'inside' }) {
   // the right margin holds the tags, when there are any
   const tagWidth = Math.max(0, ...series.filter((s) => s.tag).map((s) => textWidth(s.tag, TAG.size) + 10));
   const m = { left: 62, right: 16 + tagWidth, top: 14, bottom: 46 };
@@ -189,7 +193,8 @@ export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog 
   const fx = f(xLog), fy = f(yLog);
   const sx = (v) => m.left + ((fx(v) - fx(x0)) / (fx(x1) - fx(x0) || 1)) * (width - m.left - m.right);
   const sy = (v) => height - m.bottom - ((fy(v) - fy(y0)) / (fy(y1) - fy(y0) || 1)) * (height - m.top - m.bottom);
-  const root = svg('svg', { class: 'plot', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': title, 'font-family': FONT_FAMILY });
+  const below = legend === 'below', full = height + (below ? 16 * series.filter((s) => s.label).length + 6 : 0);
+  const root = svg('svg', { class: 'plot', viewBox: `0 0 ${width} ${full}`, width, height: full, role: 'img', 'aria-label': title, 'font-family': FONT_FAMILY });
   root.append(svg('title', {}, title));
   drawAxes(root, { m, width, height, sx, sy, x0, x1, y0, y1, xLog, yLog, xTicks, xLabel, yLabel });
   const avoid = [];
@@ -202,7 +207,7 @@ export function linePlot({ series, xLabel = '', yLabel = '', xLog = false, yLog 
   const drawn = drawSeries(root, series, { sx, sy, xLog, yLog });
   avoid.push(...drawn.avoid);
   for (const box of drawTags(root, drawn.tags, { m, width, height })) avoid.push(...boxSamples(box));
-  drawLegend(root, series, { m, width, height, avoid });
+  drawLegend(root, series, { m, width, height, avoid, below });
   return root;
 }
 

@@ -474,6 +474,30 @@ export interface KvCacheOptions {
   bytesPerNumber?: number;
 }
 
+/** Options of attentionProjectionParameters: one decoder's attention projections. */
+export interface ProjectionParameterOptions {
+  /** decoder layers */
+  layers: number;
+  /** query heads of a layer */
+  heads: number;
+  /** key/value heads of a layer, dividing heads */
+  kvHeads: number;
+  /** the width of one head */
+  headDim: number;
+  /** the model's width (default, or 0: heads headDim) */
+  dModel?: number;
+}
+
+/** The weights of W^Q, W^K, W^V and W^O (no biases): one layer's each, their sum, and that over the layers. */
+export interface ProjectionParameters {
+  Wq: number;
+  Wk: number;
+  Wv: number;
+  Wo: number;
+  perLayer: number;
+  total: number;
+}
+
 /** Options of rotary. */
 export interface RotaryOptions {
   /** above 1: pair i turns base^(-2i/d) radians a position (default 10000) */
@@ -649,6 +673,8 @@ export interface AttentionModule {
   generationCost(options: GenerationCostOptions): GenerationCost;
   /** 2 layers kvHeads headDim tokens bytesPerNumber: the bytes of a decoder's key-value cache (keys and values). */
   kvCacheBytes(options: KvCacheOptions): number;
+  /** W^Q (dModel, heads headDim), W^K and W^V (dModel, kvHeads headDim), W^O (heads headDim, dModel) counted. */
+  attentionProjectionParameters(options: ProjectionParameterOptions): ProjectionParameters;
   /**
    * Rotary position embedding (RoPE): row r's pairs of columns (2i, 2i + 1) turned by
    * (r + offset) base^(-2i/d) radians; the width must be even. q·k of two turned rows

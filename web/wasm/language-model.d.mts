@@ -101,6 +101,24 @@ export interface EvaluateOptions {
   texts?: readonly string[];
 }
 
+export interface PositionLossOptions {
+  /** true (default): one token at a time through the key-value cache, as generation reads a prompt (with a window,
+   *  any length up to 65,536 tokens; without, up to context); false: the full forward (up to 4 context, learned: context) */
+  cached?: boolean;
+  /** "absolute" (default) or "slot": rotary and alibi read the cached keys at their slots (cached only) */
+  cachePositions?: 'absolute' | 'slot';
+}
+
+/** The loss of every next token along ⏎ + text + ⏎. */
+export interface PositionLosses {
+  /** ⏎, the text's characters, ⏎ (m + 1 tokens) */
+  tokens: string[];
+  /** (m) losses[i]: the cross-entropy (nats) of tokens[i + 1] given tokens[0..i] */
+  losses: Float64Array;
+  /** the mean of losses */
+  mean: number;
+}
+
 export interface NextTokens {
   /** the 20 most likely next tokens (fewer if the vocabulary is smaller; in a DecodeStep, the kept ones), most
    *  likely first; ⏎ is the end */
@@ -326,6 +344,8 @@ export interface LanguageModel extends Handle<LanguageModelInfo> {
    *  { length }: the texts read in windows of that many positions, past the context for the schemes that can
    *  (learned positions past context: BAD_ARGUMENT). */
   evaluate(options?: EvaluateOptions): LanguageModelEvaluation;
+  /** The loss of every next token along ⏎ + text + ⏎, as a decoder reading it token by token meets them. */
+  positionLosses(text: string, options?: PositionLossOptions): PositionLosses;
   /** The most likely next tokens after ⏎ + prefix (its last context tokens). */
   next(prefix: string): NextTokens;
   /** Every layer's and head's weights over ⏎ + text (at most context - 1 characters). */

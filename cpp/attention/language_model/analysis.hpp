@@ -8,6 +8,7 @@
 //   halves       the loss and accuracy over each half of texts written twice
 //   baselines    the n-gram ladder the model is measured against
 //   trace        the forward on one text stage by stage, optionally lesioned
+//   position_losses  the loss of every next token along one text, read through the cache
 #pragma once
 
 #include "attention/language_model/model.hpp"
@@ -126,5 +127,30 @@ Baselines baselines(const LanguageModel& model);
 // the stages of the forward on [0] + text (at most context tokens); with both
 // options on, the logits are the model's own (the forward of training)
 Trace trace(LanguageModel& model, const std::string& text, const TraceOptions& options);
+
+// position_losses(): the loss of every next token along one text, as a
+// decoder reading it token by token meets them. The model reads [⏎] + text and
+// predicts text + [⏎]: m = characters + 1 targets, losses[i] the cross-entropy
+// (nats) of token i + 1 given tokens 0..i, computed as the training loss is.
+//   cached true   one token at a time through the model's key-value cache, as
+//                 generation reads a prompt: with a window, its sinks and a ring of
+//                 the last `window` positions, so the text may be of any length (up
+//                 to kMaxPositionLossTokens); without, at most context tokens
+//   cached false  the full forward, the model's mask (window and sinks) applied: up
+//                 to context tokens, or 4 context without learned positions
+// Where both can read the text, they give the same logits (bit for bit) and so
+// the same losses. cache_positions "slot" (cached, rotary or alibi only): the
+// cache's entries read at their slots, as StreamingLLM does (GenerateOptions).
+struct PositionLossOptions {
+    bool cached = true;
+    std::string cache_positions = "absolute";
+};
+struct PositionLosses {
+    std::vector<std::string> tokens;  // (m + 1) ⏎, the text's characters, ⏎
+    std::vector<double> losses;       // (m) losses[i]: of tokens[i + 1]
+    double mean;                      // of losses
+};
+constexpr Index kMaxPositionLossTokens = 65536;
+PositionLosses position_losses(LanguageModel& model, const std::string& text, const PositionLossOptions& options);
 
 }  // namespace attn::train

@@ -123,7 +123,7 @@ void LanguageModel::cached_token(std::int32_t token, Index t, std::vector<std::v
     if (!all_finite(step_logits_, vocab_)) divergence_.found(steps_);
 }
 
-Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) {
+Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached, bool slot_positions) {
     const Index m = Index(tokens.size());
     const Index most = cached ? (position_fits(n_) ? Index(1) << 20 : n_)
                               : (config_.position == LmPosition::learned ? n_ : 4 * n_);
@@ -133,7 +133,7 @@ Mat LanguageModel::logits(const std::vector<std::int32_t>& tokens, bool cached) 
     if (cached) {
         decoding_.live = false;  // the cache is overwritten
         for (Index t = 0; t < m; ++t) {
-            cached_token(tokens[size_t(t)], t);
+            cached_token(tokens[size_t(t)], t, nullptr, slot_positions);
             out.row(t) = Eigen::Map<const Eigen::Matrix<float, 1, Eigen::Dynamic>>(step_logits_, vocab_);
         }
         return out;

@@ -208,8 +208,9 @@ public:
     // logits (m, vocab) of every position of one sequence of m tokens: the batch
     // forward (m <= context, or 4 context without learned positions), or one token
     // at a time through the key-value cache (m <= context, or any m with a window
-    // and positions other than learned)
-    Mat logits(const std::vector<std::int32_t>& tokens, bool cached);
+    // and positions other than learned); slot_positions (cached only): rotary and alibi
+    // read the cache's entries at their slots (cache_positions "slot")
+    Mat logits(const std::vector<std::int32_t>& tokens, bool cached, bool slot_positions = false);
     // forward, loss and backward on `sequences` (<= batch) sequences of tokens and
     // targets (sequences * context each, targets -1 for none), no update: the
     // gradients are then in parameters().grad(i). What step() does before Adam.

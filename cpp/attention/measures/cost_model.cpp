@@ -93,6 +93,24 @@ double kv_cache_bytes(Index layers, Index kv_heads, Index head_dim, Index tokens
     return bytes;
 }
 
+ProjectionParameters attention_projection_parameters(Index layers, Index heads, Index kv_heads, Index head_dim,
+                                                     Index d_model) {
+    const std::pair<Index, const char*> args[] = {{layers, "layers"}, {heads, "heads"}, {kv_heads, "kv_heads"},
+                                                  {head_dim, "head_dim"}};
+    for (const auto& [value, name] : args)
+        require_argument(value >= 1, name, std::string(name) + " must be at least 1, got " + std::to_string(value));
+    require_argument(d_model >= 0, "d_model", "d_model must be at least 0 (0: heads times the head width), got " + std::to_string(d_model));
+    require_argument(heads % kv_heads == 0, "kv_heads",
+                     "kv_heads (" + std::to_string(kv_heads) + ") must divide heads (" + std::to_string(heads) + ")");
+    const double q_width = double(heads) * double(head_dim), kv_width = double(kv_heads) * double(head_dim);
+    const double d = d_model == 0 ? q_width : double(d_model);
+    ProjectionParameters p{d * q_width, d * kv_width, d * kv_width, q_width * d, 0, 0};
+    p.per_layer = p.wq + p.wk + p.wv + p.wo;
+    p.total = double(layers) * p.per_layer;
+    require(p.total <= 9007199254740992.0, "the projections would hold " + number(p.total) + " parameters, beyond 2^53: not exact");
+    return p;
+}
+
 std::vector<LayerCost> cost_model(Index n, Index d, Index k) {
     require(n >= 1, "n must be at least 1, got " + std::to_string(n));
     require(d >= 1, "d must be at least 1, got " + std::to_string(d));

@@ -97,4 +97,20 @@ DecodeAttentionCost decode_attention_cost(Index m, Index d, Index window);
 // Every argument an integer >= 1; exact: the result must stay below 2^53.
 double kv_cache_bytes(Index layers, Index kv_heads, Index head_dim, Index tokens, Index bytes_per_number = 2);
 
+// The learned weights of a decoder's attention projections when its heads
+// query heads read kv_heads key/value heads of head_dim numbers each:
+//   W^Q (d_model, heads head_dim)      W^K, W^V (d_model, kv_heads head_dim) each
+//   W^O (heads head_dim, d_model)
+// one layer's four, their sum, and that sum over the layers. Biases are not
+// counted (Llama's, Mistral's and most open models' projections have none).
+// d_model 0: heads head_dim, as in the models the page names. Every other
+// argument an integer >= 1, kv_heads dividing heads; exact: the total must stay below 2^53.
+struct ProjectionParameters {
+    double wq, wk, wv, wo;  // one layer's
+    double per_layer;       // wq + wk + wv + wo
+    double total;           // layers per_layer
+};
+ProjectionParameters attention_projection_parameters(Index layers, Index heads, Index kv_heads, Index head_dim,
+                                                     Index d_model = 0);
+
 }  // namespace attn

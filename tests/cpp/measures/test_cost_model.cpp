@@ -137,3 +137,43 @@ TEST_CASE("generation cost and the key-value cache's bytes: errors and counts") 
     CHECK(error_of([] { kv_cache_bytes(1, 8, 128, 8192, 0); }) == "bytes_per_number must be at least 1, got 0");
     CHECK(contains(error_of([] { kv_cache_bytes(1000000, 1000000, 1000000, 1000000, 8); }), "beyond 2^53"));
 }
+
+TEST_CASE("attention projections' parameters: Llama 3 8B's, a plain count, the matrices multi-head attention draws") {
+    // Llama 3 8B: 32 layers, d_model 4096, 32 query heads and 8 key/value heads of 128
+    const ProjectionParameters llama = attention_projection_parameters(32, 32, 8, 128);
+    CHECK(llama.wq == 16777216.0);  // 4096 x 4096
+    CHECK(llama.wk == 4194304.0);   // 4096 x 1024
+    CHECK(llama.wv == 4194304.0);
+    CHECK(llama.wo == 16777216.0);
+    CHECK(llama.per_layer == 41943040.0);
+    CHECK(llama.total == 1342177280.0);
+    CHECK(attention_projection_parameters(32, 32, 32, 128).total == 2147483648.0);  // one key/value head per head
+    // a plain count of every size, d_model given or not
+    for (Index heads : {1, 4, 12})
+        for (Index kv : {1, 2, 3, 4, 12})
+            for (Index d_model : {0, 100}) {
+                if (heads % kv != 0) continue;
+                const ProjectionParameters p = attention_projection_parameters(3, heads, kv, 16, d_model);
+                const double d = d_model == 0 ? double(heads * 16) : double(d_model);
+                CHECK(p.wq == d * double(heads * 16));
+                CHECK(p.wk == d * double(kv * 16));
+                CHECK(p.wv == p.wk);
+                CHECK(p.wo == p.wq);
+                CHECK(p.total == 3 * (2 * d * double(heads * 16) + 2 * d * double(kv * 16)));
+            }
+    // the entries of the projections multi_head_attention draws (d_model 32, 8 heads of 4)
+    for (Index kv : {8, 4, 2, 1}) {
+        const MultiHeadParams w = multi_head_params_complete({}, 32, 32, 32, 8, kv, 1);
+        const ProjectionParameters p = attention_projection_parameters(1, 8, kv, 4);
+        CHECK(p.wq == double(w.W.Wq.size()));
+        CHECK(p.wk == double(w.W.Wk.size()));
+        CHECK(p.wv == double(w.W.Wv.size()));
+        CHECK(p.wo == double(w.Wo.size()));
+    }
+    CHECK(attention_projection_parameters(1, 8, 2, 4).per_layer == 2560);
+    CHECK(error_of([] { attention_projection_parameters(0, 8, 8, 128); }) == "layers must be at least 1, got 0");
+    CHECK(error_of([] { attention_projection_parameters(1, 8, 3, 128); }) == "kv_heads (3) must divide heads (8)");
+    CHECK(error_of([] { attention_projection_parameters(1, 8, 8, 128, -1); }) ==
+          "d_model must be at least 0 (0: heads times the head width), got -1");
+    CHECK(contains(error_of([] { attention_projection_parameters(1000000, 1000000, 1, 1000000); }), "beyond 2^53"));
+}

@@ -43,7 +43,7 @@ export default {
   paramsSentence: 'W^{K} and W^{V} shrink from {mhaWidth} columns to {width}: the four projections hold {total} numbers instead of {mha}, {saved} fewer ({share}% of multi-head’s). W^{Q} and W^{O} do not change: the heads keep their own queries.',
   paramsSame: 'With a key/value head per query head, W^{K} and W^{V} have {width} columns each, as W^{Q} does: the four projections hold {total} numbers. Choose fewer key/value heads to see W^{K} and W^{V} shrink.',
 
-  cacheHeading: '4. The cache of a model you name',
+  cacheHeading: '4. The cache and the projections of a model you name',
   cacheText: 'Each layer keeps a key and a value of one head’s width per key/value head and token: 2 × layers × key/value heads × head width × tokens numbers, {bytes} bytes each (float16). Choose a model or set the figures yourself.',
   presetsLabel: 'Published models',
   'preset_llama2-7b': 'Llama 2 7B',
@@ -67,6 +67,11 @@ export default {
   yourModel: 'This model',
   cacheSentence: '{name} ({layers} layers, {heads} query heads, {kv} key/value heads of width {dim}) keeps {model} of keys and values at {tokens} tokens: {ratio} times less than the {mha} a key/value head per query head would need. One key/value head in all would keep {mqa}, another {mqaRatio} times less.',
   cacheSentenceMha: '{name} ({layers} layers, {heads} query heads, each with its own key/value head of width {dim}) keeps {model} of keys and values at {tokens} tokens. One key/value head in all would keep {mqa}: {mqaRatio} times less.',
+  projText: 'The same model’s four attention projections, its width d_{model} taken as query heads × head width ({d}), biases not counted (Llama’s and Mistral’s projections have none):',
+  projLayer: 'one layer, all four',
+  projAll: 'all {layers} layers',
+  projSentence: '{name}’s attention projections hold {perLayer} parameters a layer, {total} in its {layers} layers: {saved} fewer than the {mha} of a key/value head per query head ({share}% of them). W^{K} and W^{V} are {ratio} times smaller, as the cache is.',
+  projSentenceMha: '{name}’s attention projections hold {perLayer} parameters a layer, {total} in its {layers} layers. Fewer key/value heads would shrink W^{K} and W^{V}, and the cache, by the same factor.',
   unitGiB: '{x} GiB',
   unitMiB: '{x} MiB',
   unitKiB: '{x} KiB',
@@ -100,4 +105,6 @@ export default {
   csvParameters: 'parameters of {matrix}',
   csvParametersAll: 'parameters of all four',
   csvCache: 'cache bytes at {tokens} tokens',
+  csvProjLayer: 'named model: projection parameters, one layer',
+  csvProjAll: 'named model: projection parameters, {layers} layers',
 };

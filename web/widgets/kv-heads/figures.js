@@ -4,8 +4,11 @@
 // map, the key/value head it reads, the projections), the core's largest
 // difference between two heads' keys and between their maps, and the
 // key-value cache of a named model with its key/value heads, with one per
-// head and with one in all (att.kvCacheBytes). JS counts the entries of the
-// matrices the core returned and adds the four counts.
+// head and with one in all (att.kvCacheBytes), and its attention projections'
+// parameters with its key/value heads and with one per head
+// (att.attentionProjectionParameters, d_model = query heads x head width, no
+// biases). JS counts the entries of the toy's matrices the core returned and
+// adds the four counts.
 import { inputError, sentenceTokens } from '../../runtime/text.js';
 
 // the toy model: 8 query heads over word vectors of width 32 (4 a head)
@@ -65,6 +68,7 @@ function cache(att, state, t) {
   // the preset these figures are: the one chosen last if they are still its, else the first with them
   const matches = (p) => p.layers === layers && p.modelHeads === state.modelHeads && p.modelKv === state.modelKv && p.headDim === state.headDim;
   const preset = PRESETS.find((p) => p.id === state.preset && matches(p)) ?? PRESETS.find(matches);
+  const projections = (kv) => att.attentionProjectionParameters({ layers, heads, kvHeads: kv, headDim });
   return {
     layers, heads, kvHeads, headDim, tokens, preset: preset?.id ?? null,
     rows: [
@@ -72,6 +76,7 @@ function cache(att, state, t) {
       { kind: 'mha', kv: heads, bytes: bytes(heads), perToken: bytes(heads, 1) },
       { kind: 'mqa', kv: 1, bytes: bytes(1), perToken: bytes(1, 1) },
     ],
+    projections: { model: projections(kvHeads), mha: projections(heads) },
   };
 }
 

@@ -2,8 +2,8 @@
 // key/value heads (multi-head, grouped-query, multi-query attention): the
 // heads drawn joined to the key/value head they share, their maps over a
 // sentence (the heads of a group look differently at the same keys), the
-// projections' parameters, the key-value cache of a model the reader names
-// (presets with published figures), and two language models trained side by
+// projections' parameters, the key-value cache and the projections' parameters
+// of a model the reader names (presets with published figures), and two language models trained side by
 // side in a worker with 4 and 1 key/value heads. Every number is the core's
 // (figures.js, engine.js); this file lays them out.
 import { element, liveElement } from '../../render/dom.js';
@@ -21,7 +21,7 @@ import { GROUP_COLORS, formatBytes, groupDiagram, headMap, lossPlot } from './dr
 
 export const name = 'kv-heads';
 // what the reader does here: its row of the README's widget table (not shown on the page)
-export const summary = 'shares 8 query heads\' keys and values among 8, 4, 2 or 1 heads and sees the maps, the parameters and a named model\'s cache shrink';
+export const summary = 'shares 8 query heads\' keys and values among 8, 4, 2 or 1 heads and sees the maps, the parameters and a named model\'s cache and projections shrink';
 // its models, corpus and worker load when it comes near, not with the page
 export const lazy = true;
 // the release's files it loads beside embed.js, besides the core (docs/embedding.md)
@@ -93,8 +93,12 @@ export function build(body, ctx) {
   view.modelControls.element.classList.add('kvh-model-controls');
   view.cache = element('div', 'kvh-table-box');
   view.cacheSentence = liveElement('p', 'kvh-sentence');
+  view.projText = element('p', 'kvh-text');
+  view.projections = element('div', 'kvh-table-box');
+  view.projSentence = liveElement('p', 'kvh-proj-sentence');
   four.box.append(element('p', 'kvh-text', t.rich('cacheText', { bytes: BYTES_PER_NUMBER })), view.presets,
-    element('p', 'note kvh-published', t.rich('published')), view.modelControls.element, view.cache, view.cacheSentence);
+    element('p', 'note kvh-published', t.rich('published')), view.modelControls.element, view.cache, view.cacheSentence,
+    view.projText, view.projections, view.projSentence);
 
   const five = part(body, 'kvh-train-part', t.rich('trainHeading'));
   view.train = actionButton(t, 'train', 'train', () => train(view, ctx));
@@ -259,12 +263,34 @@ function renderCache(view, data, state, t) {
   }));
 }
 
+// the named model's W^Q, W^K, W^V, W^O, a layer's four and all layers', with its key/value heads and one per query head
+function renderProjections(view, data, name, t) {
+  const k = data.cache, { model, mha } = k.projections;
+  const fmt = (x) => formatNumber(x, { digits: 0 });
+  const keys = [['Wq', 'rowWq'], ['Wk', 'rowWk'], ['Wv', 'rowWv'], ['Wo', 'rowWo'], ['perLayer', 'projLayer'], ['total', 'projAll']];
+  const box = table(t, ['matrix', 'withKv', 'withMha'], keys.map(([key, label]) => [t.rich(label, { layers: k.layers }), fmt(model[key]), fmt(mha[key])]), 'kvh-proj-table');
+  box.querySelector('thead th:nth-child(2)').replaceChildren(t.rich('withKv', { kv: k.kvHeads }));
+  box.querySelector('thead th:nth-child(3)').replaceChildren(t.rich('withMha', { heads: k.heads }));
+  box.querySelectorAll('tbody tr').forEach((tr, i) => {
+    tr.dataset.row = keys[i][0];
+    tr.dataset.model = String(model[keys[i][0]]);
+    tr.dataset.mha = String(mha[keys[i][0]]);
+  });
+  view.projText.replaceChildren(t.rich('projText', { d: fmt(k.heads * k.headDim) }));
+  view.projections.replaceChildren(box);
+  view.projSentence.replaceChildren(t.rich(k.kvHeads === k.heads ? 'projSentenceMha' : 'projSentence', {
+    name, layers: k.layers, perLayer: fmt(model.perLayer), total: fmt(model.total), mha: fmt(mha.total), saved: fmt(mha.total - model.total),
+    share: formatNumber((100 * model.total) / mha.total, { digits: 0 }), ratio: formatRatio(mha.Wk / model.Wk),
+  }));
+}
+
 export function render(view, data, state, ctx) {
   const { t } = ctx;
   renderGroups(view, data, t);
   renderMaps(view, data, t);
   renderParams(view, data, t);
   renderCache(view, data, state, t);
+  renderProjections(view, data, data.cache.preset ? t(`preset_${data.cache.preset}`) : t('yourModel'), t);
 }
 
 // unmounted (a language switch mounts it again, an embed removes it): its worker goes
@@ -284,6 +310,8 @@ export function exports(data, state, t) {
         ...['Wq', 'Wk', 'Wv', 'Wo'].map((k) => [t('csvParameters', { matrix: k }), data.kvHeads, data.counts[k]]),
         [t('csvParametersAll'), data.kvHeads, data.counts.total],
         ...data.cache.rows.map((r) => [t('csvCache', { tokens: data.cache.tokens }), r.kv, r.bytes]),
+        ...[[data.cache.kvHeads, data.cache.projections.model], [data.cache.heads, data.cache.projections.mha]].flatMap(([kv, p]) => [
+          [t('csvProjLayer'), kv, p.perLayer], [t('csvProjAll', { layers: data.cache.layers }), kv, p.total]]),
       ],
     }),
     json: () => ({

@@ -43,7 +43,7 @@ export default {
   paramsSentence: 'W^{K} 和 W^{V} 从 {mhaWidth} 列缩到 {width} 列：四个投影共有 {total} 个数，而不是 {mha} 个，少了 {saved} 个（是多头的 {share}%）。W^{Q} 和 W^{O} 不变：每个头保留自己的查询。',
   paramsSame: '每个查询头各有一个键值头时，W^{K} 和 W^{V} 各有 {width} 列，和 W^{Q} 一样：四个投影共有 {total} 个数。选更少的键值头，看 W^{K} 和 W^{V} 变小。',
 
-  cacheHeading: '4. 你指定的模型的缓存',
+  cacheHeading: '4. 你指定的模型的缓存和投影',
   cacheText: '每一层为每个键值头、每个词元存一个键和一个值，各为一个头的宽度：共 2 × 层数 × 键值头数 × 头宽 × 词元数 个数，每个 {bytes} 字节（float16）。选一个模型，或自己设定这些数字。',
   presetsLabel: '公开发布的模型',
   'preset_llama2-7b': 'Llama 2 7B',
@@ -67,6 +67,11 @@ export default {
   yourModel: '这个模型',
   cacheSentence: '{name}（{layers} 层，{heads} 个查询头，{kv} 个宽 {dim} 的键值头）在 {tokens} 个词元时存 {model} 的键和值；若每个查询头各有一个键值头，需要 {mha}，是它的 {ratio} 倍。若全部共用一个键值头，只需 {mqa}，所选的是其 {mqaRatio} 倍。',
   cacheSentenceMha: '{name}（{layers} 层，{heads} 个查询头，每个都有自己的宽 {dim} 的键值头）在 {tokens} 个词元时存 {model} 的键和值。若全部共用一个键值头，只需 {mqa}，前者是它的 {mqaRatio} 倍。',
+  projText: '同一个模型的四个注意力投影：模型宽度 d_{model} 取查询头数 × 头宽（{d}），不计偏置（Llama 和 Mistral 的投影没有偏置）：',
+  projLayer: '一层，四个合计',
+  projAll: '全部 {layers} 层',
+  projSentence: '{name} 的注意力投影每层有 {perLayer} 个参数，{layers} 层共 {total} 个：比每个查询头各有一个键值头时的 {mha} 个少 {saved} 个（是其 {share}%）。多头时的 W^{K} 和 W^{V} 是它们的 {ratio} 倍，缓存也是这样。',
+  projSentenceMha: '{name} 的注意力投影每层有 {perLayer} 个参数，{layers} 层共 {total} 个。键值头更少时，W^{K}、W^{V} 和缓存会按同一比例缩小。',
   unitGiB: '{x} GiB',
   unitMiB: '{x} MiB',
   unitKiB: '{x} KiB',
@@ -100,4 +105,6 @@ export default {
   csvParameters: '{matrix} 的参数',
   csvParametersAll: '四个投影的参数合计',
   csvCache: '{tokens} 个词元时缓存的字节数',
+  csvProjLayer: '所指定模型：一层的投影参数',
+  csvProjAll: '所指定模型：{layers} 层的投影参数',
 };

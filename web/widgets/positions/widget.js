@@ -134,7 +134,8 @@ function curves(data, t, { compact = false } = {}) {
     title: t('plotTitle', { steps: data.steps }), series, xDomain: [data.lengths[0], data.lengths.at(-1)], xTicks: data.lengths,
     yDomain: [low - pad, high + pad],
     xLabel: t('xAxis'), yLabel: t('yAxis'), markers: [{ x: data.context, label: t('trained', { context: data.context }) }],
-    ...(compact ? { width: 360, height: 340 } : { height: 360 }),
+    // narrow, the lines fill every corner: the legend goes under the plot
+    ...(compact ? { width: 360, height: 300, legend: 'below' } : { height: 360 }),
   });
 }
 

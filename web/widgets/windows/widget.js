@@ -5,7 +5,8 @@
 // two small language models on the names, one trained with a window and a
 // sink, generating through their caches: the windowed cache stays flat past
 // the context, the other grows until its context ends; then the one without,
-// read with a window keeping 0, 1 or 4 sinks. Every number is the
+// read along one long text with a window keeping 0, 1 or 4 sinks, the loss of
+// each next character as a sliding cache meets it. Every number is the
 // core's (mask.js, costs.js, experiment.js); this file lays them out.
 // Why: Mistral's and Gemma's sliding windows and StreamingLLM's sinks are
 // exactly these masks, and their point is the flat cache.
@@ -19,7 +20,7 @@ import { sinksPart } from './sinks.js';
 
 export const name = 'windows';
 // what the reader does here: its row of the README's widget table (not shown on the page)
-export const summary = 'designs attention masks (causal, sliding window, window with sinks, prefix, or cell by cell), sees their cost as n grows, and watches a model trained with a window generate past its context with a cache that stays flat, then reads one trained without a window with 0, 1 and 4 sinks';
+export const summary = 'designs attention masks (causal, sliding window, window with sinks, prefix, or cell by cell), sees their cost as n grows, and watches a model trained with a window generate past its context with a cache that stays flat, then reads one trained without a window along a long text through a sliding cache with 0, 1 and 4 sinks';
 // its models, corpus and worker load when it comes near, not with the page
 export const lazy = true;
 // the release's files it loads beside embed.js, besides the core (docs/embedding.md)
@@ -74,7 +75,7 @@ export function build(body, ctx) {
   const three = part(body, t.rich('genHeading'));
   const run = runPart(three, ctx);
   const four = part(body, t.rich('sinkHeading'));
-  const sinks = sinksPart(four, t);
+  const sinks = sinksPart(four, t, CORPORA.names.options.context);
   body.append(element('p', 'note win-method', t.rich('sinkNote')));
   return { grid, maskNote, plots, tables, costSentence, run, sinks };
 }
