@@ -14,12 +14,17 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { writeDist } from '../../scripts/dist.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { WIDGETS as WIDGET_NAMES } from '../../web/widgets/list.js';
+import { BATCH, CORPORA } from '../../web/widgets/language-model/engine.js';
+import { formatNumber } from '../../web/render/format.js';
 import { eventually, startBrowser } from './harness.mjs';
 
 const CDN_BASE = '/cdn/attention-wasm/0.1/';
+// the strict page's language model: 4 steps of a small names model by 2 workers
+const STRICT_LM = 'corpus=names&layers=1&heads=2&dModel=32&threads=2&steps=4';
 
 let folder, cdn, decoy, strict, browser, immutable;
 const servers = [];
@@ -51,7 +56,7 @@ before(async () => {
   const cdnOrigin = new URL(cdn.url).origin;
   writeFileSync(join(site, 'strict.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>strict</title>
 <script src="${cdn.url}embed.js" defer></script></head><body><main>
-${['kv-query', 'attention-map', 'training', 'language-model', 'real-model'].map((w) => `<div data-widget="${w}"${w === 'language-model' ? ' data-state="corpus=names"' : ''}></div>`).join('\n')}
+${['kv-query', 'attention-map', 'training', 'language-model', 'real-model'].map((w) => `<div data-widget="${w}"${w === 'language-model' ? ` data-state="${STRICT_LM}"` : ''}></div>`).join('\n')}
 </main></body></html>`);
   strict = await serve({ root: site, headers: { 'Content-Security-Policy':
     `default-src 'none'; script-src ${cdnOrigin} 'wasm-unsafe-eval'; worker-src blob:; connect-src ${cdnOrigin} data:; img-src data: blob:; base-uri 'none'; form-action 'none'` } });
@@ -320,7 +325,7 @@ test('the iframe posts its height, ready and statechange with its id', async () 
   await page.close();
 });
 
-test('a host page with the strict policy of the guide: every widget, its workers, the model, and no violation', async () => {
+test('a host page with the strict policy of the guide: every widget, its workers, the model, and no violation; the language model trains by 2 workers of its own', async () => {
   const page = await browser.context.newPage();
   await page.addInitScript(() => {
     window.violations = [];
@@ -341,8 +346,20 @@ test('a host page with the strict policy of the guide: every widget, its workers
   await training.locator('button[data-action="train"]').click();
   await eventually(async () => /Web Worker/.test(await training.locator('[data-field="status"]').textContent()), { timeout: 20000, message: 'training in a worker' });
   await training.locator('button[data-action="train"]').click();
-  // the training, language-model and encoder workers: three, all started from blob: URLs
+  // the training, language-model and encoder workers, all started from blob: URLs (and the language model's two)
   await eventually(() => page.workers().length >= 3, { timeout: 20000, message: 'three workers' });
+  // its 4 steps, taken by its 2 workers (classic ones, from blob: URLs that load the CDN's training module): the core's losses
+  const lm = page.locator('div[data-widget="language-model"]').first();
+  const field = async (name) => (await lm.locator(`[data-field="${name}"]`).first().textContent()).trim();
+  await eventually(async () => (await field('step')) === '4' && (await field('threads')) === '2', { timeout: 60000, message: '4 steps by 2 workers' });
+  const dist = join(folder, 'dist');
+  const names = JSON.parse(readFileSync(join(dist, immutable, 'data', 'names.json'), 'utf8'));
+  const { default: createAttention } = await import(pathToFileURL(join(dist, immutable, 'wasm', 'attention.mjs')).href);
+  const reference = await (await createAttention()).createLanguageModel({ texts: names.train, heldOut: names.heldOut.slice(0, CORPORA.names.heldOut),
+    layers: 1, heads: 2, dModel: 32, seed: 1, batch: BATCH, ...CORPORA.names.options });
+  const loss = reference.step(4).loss;
+  reference.delete();
+  assert.equal((await field('loss')).replace(/\u00a0/g, ' '), formatNumber(loss, { digits: 3 }));
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(errors, []);
   await page.close();

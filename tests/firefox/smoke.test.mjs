@@ -37,6 +37,18 @@ const ACTIONS = {
     },
     measured: /^(headline-ratio|js|kernel|ratio)$/,
   },
+  // 6 steps by 2 workers of the language model's own (module workers inside its worker)
+  'language-model': {
+    search: 'layers=1&heads=2&dModel=32&steps=6&threads=2',
+    async run(page) {
+      await page.waitForFunction(() => {
+        const field = (name) => document.querySelector(`[data-widget="language-model"] [data-field="${name}"]`);
+        return field('status')?.dataset.running === 'false' && field('step')?.textContent.trim() === '6' &&
+          field('threads')?.textContent.trim() === '2';
+      }, { timeout: LOAD });
+    },
+    measured: /^(rate|stepsRate|status)$/,
+  },
 };
 // Widgets with no number to show (an explanation, no computation): their text is compared instead.
 const WORDS_ONLY = new Set(['concepts']);
@@ -54,7 +66,7 @@ function numbersShown(root) {
   return {
     fields: [...root.querySelectorAll('[data-field]')].map((node) => [node.dataset.field, plain(node)]).filter(([, text]) => numeric(text)),
     cells: each('.heatmap-values text'),
-    outputs: each('output'),
+    outputs: each('output:not([data-field])'),  // (those with a field are among the fields)
     tables: each('td'),
     text: plain(root.querySelector('.widget-body')),
   };
