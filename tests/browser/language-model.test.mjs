@@ -14,6 +14,8 @@ import createAttention from '../../web/wasm/attention.mjs';
 import { BATCH, CORPORA, SAMPLES } from '../../web/widgets/language-model/engine.js';
 import { assertClean, assertShown, eventually, openPage, startBrowser, withPage } from './harness.mjs';
 import { formatPower } from '../../web/render/format.js';
+import { fileURLToPath } from 'node:url';
+import { namesLosses } from './names-model.mjs';
 
 const WIDGET = '[data-widget="language-model"]';
 let browser, att;
@@ -328,17 +330,7 @@ test('1 and 2 workers: the same seed draws the same curve, bit for bit, and the 
   assert.equal(one.length, 8);
   assert.deepEqual(two, one, 'the batch losses of the 8 steps');
   // and they are the core's
-  const losses = await withModelLosses({ layers: 1, heads: 2, dModel: 32 }, 8);
+  const web = (path) => fileURLToPath(new URL(`../../web/${path}`, import.meta.url));
+  const losses = await namesLosses({ module: web('wasm/attention.mjs'), data: web('data/names.json') }, { layers: 1, heads: 2, dModel: 32 }, 8);
   one.forEach((loss, k) => assert.equal(Number(loss), losses[k], `step ${k + 1}`));
 });
-
-// the batch losses of `steps` steps of the widget's names model with these options, as the CSV writes them
-async function withModelLosses(options, steps) {
-  const data = corpusFile('names');
-  const lm = await att.createLanguageModel({ texts: data.train, heldOut: data.heldOut.slice(0, CORPORA.names.heldOut), seed: 1, batch: BATCH, ...CORPORA.names.options, ...options });
-  try {
-    return Array.from(lm.step(steps).losses);
-  } finally {
-    lm.delete();
-  }
-}

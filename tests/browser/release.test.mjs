@@ -14,12 +14,12 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { writeDist } from '../../scripts/dist.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { WIDGETS as WIDGET_NAMES } from '../../web/widgets/list.js';
-import { BATCH, CORPORA } from '../../web/widgets/language-model/engine.js';
 import { formatNumber } from '../../web/render/format.js';
+import { namesLosses } from './names-model.mjs';
+import { hostPage } from './release-host.mjs';
 import { eventually, startBrowser } from './harness.mjs';
 
 const CDN_BASE = '/cdn/attention-wasm/0.1/';
@@ -69,34 +69,6 @@ after(async () => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-// A page of the author's site, its requests recorded; scripts: addresses to load in order, then wait for attentionWasm.
-// longTasks: window.longTasks records the page's main-thread tasks over 50 ms (their durations)
-async function hostPage(path = 'blank.html', { scripts = [], viewport, longTasks = false } = {}) {
-  const page = await browser.context.newPage();
-  if (viewport) await page.setViewportSize(viewport);
-  if (longTasks) {
-    await page.addInitScript(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); })
-        .observe({ type: 'longtask', buffered: true });
-    });
-  }
-  const log = { requests: [], pageErrors: [], consoleErrors: [] };
-  page.on('request', (r) => log.requests.push(r.url()));
-  page.on('pageerror', (e) => log.pageErrors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') log.consoleErrors.push(m.text()); });
-  await page.goto(new URL(path, browser.url).href);
-  for (const src of scripts) {
-    await page.evaluate((url) => new Promise((done, fail) => {
-      const script = Object.assign(document.createElement('script'), { src: url });
-      script.onload = done;
-      script.onerror = () => fail(new Error(`could not load ${url}`));
-      document.head.append(script);
-    }), src);
-  }
-  return { page, log };
-}
-
 // every request went to the author's site or the CDN (or stayed in the page)
 function assertOwnOrigins(log) {
   const allowed = new Set([new URL(browser.url).origin, new URL(cdn.url).origin]);
@@ -107,7 +79,7 @@ function assertOwnOrigins(log) {
 const readyWidget = (page, name, timeout = 30000) => page.locator(`div[data-widget="${name}"][data-ready="true"]`).first().waitFor({ timeout });
 
 test('the tutorial from another origin: its widgets, training in a worker, the iframe sized by its messages', async () => {
-  const { page, log } = await hostPage('tutorial.html', { longTasks: true });
+  const { page, log } = await hostPage(browser, 'tutorial.html', { longTasks: true });
   for (const name of ['kv-query', 'attention-map', 'training']) {
     await page.locator(`div[data-widget="${name}"]`).first().scrollIntoViewIfNeeded();  // training starts near the screen
     await readyWidget(page, name);
@@ -140,7 +112,7 @@ test('the tutorial from another origin: its widgets, training in a worker, the i
 });
 
 test('every widget by script tag from a renamed copy (embed-9.9.9.js) on the CDN, with no error', async () => {
-  const { page, log } = await hostPage('blank.html');
+  const { page, log } = await hostPage(browser, 'blank.html');
   await page.evaluate((names) => {
     for (const name of names) {
       const div = document.createElement('div');
@@ -165,7 +137,7 @@ test('every widget by script tag from a renamed copy (embed-9.9.9.js) on the CDN
 });
 
 test('the API: mount with state, lang, theme and hide; events; getState and setState; unmount stops the workers', async () => {
-  const { page, log } = await hostPage('blank.html', { scripts: [`${cdn.url}embed.js`] });
+  const { page, log } = await hostPage(browser, 'blank.html', { scripts: [`${cdn.url}embed.js`] });
   assert.equal(await page.evaluate(() => attentionWasm.version), JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
   // events are recorded on the host element's ancestors (they bubble)
   await page.evaluate(() => {
@@ -233,7 +205,7 @@ test('the API: mount with state, lang, theme and hide; events; getState and setS
 });
 
 test('the API: bad arguments throw an Error naming the problem, and the page goes on working', async () => {
-  const { page, log } = await hostPage('blank.html', { scripts: [`${cdn.url}embed.js`] });
+  const { page, log } = await hostPage(browser, 'blank.html', { scripts: [`${cdn.url}embed.js`] });
   const errors = await page.evaluate(() => {
     const div = document.createElement('div');
     document.getElementById('host').append(div);
@@ -274,7 +246,7 @@ test('the API: bad arguments throw an Error naming the problem, and the page goe
 });
 
 test('divs added after load are mounted, removed ones unmounted; the script twice does nothing more; a decoy embed.js gets nothing', async () => {
-  const { page, log } = await hostPage('blank.html');
+  const { page, log } = await hostPage(browser, 'blank.html');
   // another vendor's embed.js of a third origin first, then ours twice
   await page.evaluate(({ decoy, ours }) => {
     for (const src of [decoy, ours, ours]) document.head.append(Object.assign(document.createElement('script'), { src, async: false }));
@@ -302,7 +274,7 @@ test('divs added after load are mounted, removed ones unmounted; the script twic
 });
 
 test('the iframe posts its height, ready and statechange with its id', async () => {
-  const { page } = await hostPage('blank.html');
+  const { page } = await hostPage(browser, 'blank.html');
   await page.evaluate((src) => {
     window.messages = [];
     window.addEventListener('message', (event) => window.messages.push(event.data));
@@ -352,21 +324,17 @@ test('a host page with the strict policy of the guide: every widget, its workers
   const lm = page.locator('div[data-widget="language-model"]').first();
   const field = async (name) => (await lm.locator(`[data-field="${name}"]`).first().textContent()).trim();
   await eventually(async () => (await field('step')) === '4' && (await field('threads')) === '2', { timeout: 60000, message: '4 steps by 2 workers' });
-  const dist = join(folder, 'dist');
-  const names = JSON.parse(readFileSync(join(dist, immutable, 'data', 'names.json'), 'utf8'));
-  const { default: createAttention } = await import(pathToFileURL(join(dist, immutable, 'wasm', 'attention.mjs')).href);
-  const reference = await (await createAttention()).createLanguageModel({ texts: names.train, heldOut: names.heldOut.slice(0, CORPORA.names.heldOut),
-    layers: 1, heads: 2, dModel: 32, seed: 1, batch: BATCH, ...CORPORA.names.options });
-  const loss = reference.step(4).loss;
-  reference.delete();
-  assert.equal((await field('loss')).replace(/\u00a0/g, ' '), formatNumber(loss, { digits: 3 }));
+  const files = join(folder, 'dist', immutable);
+  const losses = await namesLosses({ module: join(files, 'wasm', 'attention.mjs'), data: join(files, 'data', 'names.json') },
+    { layers: 1, heads: 2, dModel: 32 }, 4);
+  assert.equal((await field('loss')).replace(/\u00a0/g, ' '), formatNumber(losses[3], { digits: 3 }));
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 test('data-base names the release\'s folder: embed.js on the site, its modules and workers\' files from the CDN', async () => {
-  const { page, log } = await hostPage('blank.html');
+  const { page, log } = await hostPage(browser, 'blank.html');
   await page.evaluate((base) => {
     const div = Object.assign(document.createElement('div'), { id: 'w' });
     div.dataset.widget = 'training';
@@ -389,7 +357,7 @@ test('data-base names the release\'s folder: embed.js on the site, its modules a
 });
 
 test('every widget mounts and unmounts by the API: its shadow root emptied, no worker left, nothing fetched or drawn afterwards', async () => {
-  const { page, log } = await hostPage('blank.html', { scripts: [`${cdn.url}embed.js`] });
+  const { page, log } = await hostPage(browser, 'blank.html', { scripts: [`${cdn.url}embed.js`] });
   for (const widget of WIDGET_NAMES) {
     await page.evaluate((name) => {
       const div = Object.assign(document.createElement('div'), { id: `m-${name}` });

@@ -96,6 +96,12 @@ test('Train moves the numbers; the link with those steps reproduces them', async
   assertNumbers(view, await expected(options, view.step), `trained to ${view.step}`);
   await eventually(async () => new URL(page.url()).searchParams.get('steps') === String(view.step), { message: 'the steps in the URL' });
   assert.equal(await page.locator(`${WIDGET} .tr-map[data-head]`).count(), 2, 'one map per head');
+  // one worker, and why: the step's time, measured
+  assert.equal(await text(page, 'threads'), '1');
+  const rate = Number((await text(page, 'stepsRate')).replace(/,/g, ''));
+  assert.ok(rate > 0, 'steps per second measured');
+  const ms = Number((await text(page, 'threadsWhy')).match(/^One worker: a step of this model takes (\d+\.\d\d) ms/)?.[1]);
+  assert.ok(Math.abs(ms - 1000 / rate) <= 0.02 + 0.01 * ms, `the step's time (${ms} ms) is the rate's (${rate} a second)`);
 
   const again = await openPage(browser, new URL(page.url()).search.replace(/^\?/, 'embed.html?'));
   await ready(again.page);

@@ -102,6 +102,10 @@ export function drawSnapshot(view, snapshot, { initial, needed, heads, t, figure
   view.fields.loss.textContent = formatNumber(last, { digits: 4 });
   view.fields.heldLoss.textContent = formatNumber(snapshot.evaluation.loss, { digits: 4 });
   view.fields.accuracy.textContent = percent(snapshot.evaluation.accuracy);
+  view.fields.stepsRate.textContent = snapshot.stepsPerSecond === null ? '—' : formatNumber(snapshot.stepsPerSecond, { digits: 0 });
+  const why = view.fields.threadsWhy;
+  why.hidden = snapshot.stepsPerSecond === null;
+  if (!why.hidden) why.textContent = t('threadsWhy', { ms: formatNumber(1000 / snapshot.stepsPerSecond, { digits: 2 }) });
   if (!figures) return;
   view.drawn = performance.now();
   view.lossBox.replaceChildren(lossPlot(snapshot, t));

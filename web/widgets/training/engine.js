@@ -6,7 +6,7 @@
 //   engine = createEngine(att)
 //   engine.reset(options)   -> Promise: a new trainer at step 0 (options as createTrainer takes them)
 //   engine.step()           one Adam step; its batch loss joins the history
-//   engine.snapshot()       -> { step, losses, evaluations, evaluation, probe, product, parameters }
+//   engine.snapshot()       -> { step, stepsPerSecond, losses, evaluations, evaluation, probe, product, parameters }
 //                              (every snapshot is full: they are cheap)
 //   engine.dispose()
 
@@ -20,6 +20,7 @@ export function createEngine(att) {
   let losses = [];        // (steps) the batch loss of each step, step k at index k - 1
   let evaluations = [];   // [{ step, loss, accuracy }] on the held-out set, when a snapshot was taken
   let step = 0;
+  let timed = 0, trainMs = 0;  // steps taken here and the time they took
 
   function dispose() {
     trainer?.delete();
@@ -34,9 +35,14 @@ export function createEngine(att) {
       losses = [];
       evaluations = [];
       step = 0;
+      timed = 0;
+      trainMs = 0;
     },
     step() {
+      const start = performance.now();
       const r = trainer.step(1);
+      trainMs += performance.now() - start;
+      timed += 1;
       step = r.step;
       losses.push(r.loss);
     },
@@ -51,6 +57,8 @@ export function createEngine(att) {
       const product = att.dotProducts(parameters.Wq, parameters.Wk);
       return {
         step,
+        // one thread: a step of this model is well under a millisecond, less than a worker's round trip
+        stepsPerSecond: trainMs > 0 ? (1000 * timed) / trainMs : null,
         losses: Float64Array.from(losses),
         evaluations: evaluations.slice(),
         evaluation: { loss: evaluation.loss, accuracy: evaluation.accuracy },

@@ -8,6 +8,7 @@
 // URL includes the steps trained: the engine is deterministic, so a shared
 // link retrains to that step and shows the same numbers.
 import { element } from '../../render/dom.js';
+import { formatNumber } from '../../render/format.js';
 import { composite } from '../../render/compose.js';
 import { mapThumbnail } from '../../render/thumbnail.js';
 import { createEngine } from './engine.js';
@@ -59,7 +60,13 @@ export function build(body, ctx) {
   status.dataset.field = 'status';
   const note = element('p', 'tr-note', t.rich('fallbackNote'));
   note.hidden = true;
-  const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['accuracy', 'accuracy']]);
+  const { grid: stats, fields } = statGrid(t, [['step', 'step'], ['batchLoss', 'loss'], ['heldLoss', 'heldLoss'], ['accuracy', 'accuracy'],
+    ['threadsShown', 'threads'], ['stepsRate', 'stepsRate']]);
+  fields.threads.textContent = formatNumber(1, { digits: 0 });
+  // why one (the step's time, once measured)
+  const threadsWhy = element('p', 'small-note');
+  threadsWhy.dataset.field = 'threadsWhy';
+  threadsWhy.hidden = true;
   const loss = plotFigure(t.rich('lossTitle')), accuracy = plotFigure(t.rich('accuracyTitle'));
   const plots = element('div', 'plot-grid');
   plots.append(loss.figure, accuracy.figure);
@@ -73,9 +80,9 @@ export function build(body, ctx) {
   productFigure.append(element('figcaption', '', t.rich('product')), product, productAxes, productScale, element('p', 'small-note', t.rich('productExplain')));
   const lower = element('div', 'tr-lower');
   lower.append(tokens, productFigure);
-  body.append(bar, status, note, stats, plots, element('h3', 'section-heading', t.rich('mapsHeading')), maps, lower);
+  body.append(bar, status, note, stats, threadsWhy, plots, element('h3', 'section-heading', t.rich('mapsHeading')), maps, lower);
 
-  Object.assign(view, { play, one, reset, status, note, fields, lossBox: loss.box, accuracyBox: accuracy.box, maps, tokens, product, productScale });
+  Object.assign(view, { play, one, reset, status, note, fields: { ...fields, threadsWhy }, lossBox: loss.box, accuracyBox: accuracy.box, maps, tokens, product, productScale });
   view.controller = createController({
     loadAttention: ctx.module,
     createEngine,
