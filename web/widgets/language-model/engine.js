@@ -174,9 +174,8 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
 function snapshot(e, full) {
   const { lm, spec, step, corpus } = e;
   const rate = (count) => (e.trainMs > 0 ? (1000 * count) / e.trainMs : null);
-  // threads: the workers training it (1: this thread; 1 again after a worker failed)
   const light = { step, losses: Float64Array.from(e.losses), tokensPerSecond: rate(e.tokens), stepsPerSecond: rate(e.trained),
-    threads: lm.info().threads, full };
+    ...threadsOf(lm), full };
   if (!full) return light;
   if (e.evaluations.at(-1)?.step !== step) {
     e.evaluations.push({ step, loss: lm.evaluate().loss });
@@ -204,6 +203,13 @@ function snapshot(e, full) {
     corpus: { name: corpus.name, source: corpus.source, license: corpus.license, dataLicense: corpus.dataLicense ?? '',
       train: corpus.train.length, heldOut: Math.min(spec.heldOut, corpus.heldOut.length), repeats: corpus.repeats ?? 0 },
   };
+}
+
+// the workers training it (1: this thread; 1 again after a worker failed), the chunks a step is cut into, the batch,
+// and the cores the browser reports
+function threadsOf(lm) {
+  const { threads, chunks, options } = lm.info();
+  return { threads, chunks, batch: options.batch, cores: globalThis.navigator?.hardwareConcurrency ?? 1 };
 }
 
 // each role's score per [layer][head] on the held-out texts (null: no query has it)

@@ -33,9 +33,9 @@ export const assets = ['wasm/attention-training.js', 'data/names.json', 'data/qu
 // the steps a link may ask to retrain to: a poem model's step is tens of milliseconds
 export const MAX_STEPS = 3000;
 
-// the workers a step is shared by: the cores this computer reports less the page's own, 1 to 4
-const CORES = globalThis.navigator?.hardwareConcurrency ?? 1;
+// the workers a step is shared by: by default the cores this computer reports less the page's own, 1 to 4
 export const THREADS = ['1', '2', '3', '4'];
+const CORES = globalThis.navigator?.hardwareConcurrency ?? 1;
 
 export const defaults = {
   corpus: 'names', layers: '2', heads: '4', dModel: '64', seed: 1, threads: String(Math.min(4, Math.max(1, CORES - 1))),
@@ -100,7 +100,9 @@ function curvesPart(t) {
   overfit.box.hidden = true;
   const source = element('p', 'lm-source small-note');
   const sizes = element('p', 'lm-sizes small-note');
-  const threads = element('p', 'small-note', t('threadsExplain', { cores: CORES }));
+  const threads = element('p', 'small-note lm-threads');
+  threads.dataset.field = 'threadsExplain';
+  fields.threadsExplain = threads;
   return { stats, fields, loss, scores, plots, ladder, halves, overfit, source, sizes, threads };
 }
 
