@@ -10,9 +10,11 @@
 # same model in Node: bench/results-encoder-peer.json), bench/quantize.mjs
 # (the model file formats: size against the change of the maps and
 # embeddings, a table on stdout), bench/trainer-vs-tfjs.mjs (training against
-# TF.js, and time to 99% in Node and Chromium: bench/results-train.json) and
+# TF.js, and time to 99% in Node and Chromium: bench/results-train.json),
 # bench/language-model-vs-tfjs.mjs (the language model on the quatrains against
-# TF.js, and the time to write a poem: bench/results-lm.json). Arguments go to each of them (--quick: a smoke run).
+# TF.js, and the time to write a poem: bench/results-lm.json) and
+# bench/language-model-threads.mjs (the poem model by 2 workers against one
+# thread and TF.js: bench/results-lm-threads.json). Arguments go to each of them (--quick: a smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the tree's build lock, for the builds and the timing runs alike: a build
@@ -45,3 +47,4 @@ node bench/encoder-peer.mjs "$@"
 node bench/quantize.mjs "$@"
 node bench/trainer-vs-tfjs.mjs "$@"
 node bench/language-model-vs-tfjs.mjs "$@"
+node bench/language-model-threads.mjs "$@"
