@@ -176,8 +176,7 @@ void LanguageModel::end_step(double loss) {
     last_loss_ = loss / step_targets_;
     // if/fail, not require: the message is built only on failure (no allocation per step)
     if (!std::isfinite(last_loss_)) divergence_.found(steps_);
-    std::copy(grad_sum_.begin(), grad_sum_.end(), store_.grads());
-    adam_update(adam_, store_, steps_ + 1, divergence_);
+    adam_update(adam_, store_, steps_ + 1, divergence_, grad_sum_.data());
     ++steps_;
 }
 

@@ -22,8 +22,8 @@ bool all_finite(const float* x, Index n) {
     return true;
 }
 
-void adam_update(Adam& adam, ParameterStore& store, Index step, Divergence& divergence) {
-    adam.step(store.values(), store.grads(), store.first_moments(), store.second_moments(), store.total());
+void adam_update(Adam& adam, ParameterStore& store, Index step, Divergence& divergence, const float* grads) {
+    adam.step(store.values(), grads ? grads : store.grads(), store.first_moments(), store.second_moments(), store.total());
     if (!all_finite(store.values(), store.total())) divergence.found(step);
 }
 

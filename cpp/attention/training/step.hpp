@@ -45,7 +45,8 @@ bool all_finite(const float* x, Index n);
 
 // One Adam update of every parameter from its gradient, as step `step`
 // (from 1): divergence.found(step) when a parameter is no longer finite.
-void adam_update(Adam& adam, ParameterStore& store, Index step, Divergence& divergence);
+// grads: the gradients to apply (default: the store's own)
+void adam_update(Adam& adam, ParameterStore& store, Index step, Divergence& divergence, const float* grads = nullptr);
 
 // Every tensor of the store, in double, in store order.
 ParamsD parameters_double(const ParameterStore& store);
