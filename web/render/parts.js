@@ -1,7 +1,7 @@
 // The small DOM parts that several widgets build alike: an action button, a
-// grid of live numbers and a plot's figure. Pure DOM; the words come from the
+// grid of live numbers, a run's bar and a plot's figure. Pure DOM; the words come from the
 // widget's t.
-import { element } from './dom.js';
+import { element, liveElement } from './dom.js';
 
 // A button of an action bar: its label key, its data-action (what tests press), what it does
 export function actionButton(t, label, action, onClick) {
@@ -25,6 +25,18 @@ export function statGrid(t, stats) {
     fields[field] = value;
   }
   return { grid, fields };
+}
+
+// A run's bar: its button, a progress bar named `label` and a status line announced
+// as it changes, classed prefix-run, prefix-progress and statusClass
+//   -> { bar, progress, status }
+export function runBar(button, label, prefix, statusClass = `${prefix}-status`) {
+  const progress = element('progress', `${prefix}-progress`);
+  progress.setAttribute('aria-label', label);
+  const status = liveElement('p', statusClass);
+  const bar = element('div', `${prefix}-run`);
+  bar.append(button, progress, status);
+  return { bar, progress, status };
 }
 
 // a figure with its caption (a node) and the box its plot goes into

@@ -6,9 +6,9 @@
 // n or the widget leaving the page ends the worker, whatever call it is in.
 // Where no worker starts, nothing runs on the page (it would hold it for
 // seconds): the part says so.
-import { element, liveElement } from '../../render/dom.js';
+import { element } from '../../render/dom.js';
 import { formatCount, formatMs, formatNumber, formatPower } from '../../render/format.js';
-import { actionButton } from '../../render/parts.js';
+import { actionButton, runBar } from '../../render/parts.js';
 import { headerCell, headerRow } from '../../render/table.js';
 import { workerJob } from '../../runtime/workers.js';
 import { D, IMPLS, N_VALUES } from './measure.js';
@@ -68,12 +68,8 @@ export function buildMemory(ctx) {
   }
   ctx.signal.addEventListener('abort', job.end, { once: true });
 
-  const progress = element('progress', 'flash-progress');
-  progress.setAttribute('aria-label', t('progress'));
-  const status = liveElement('p', 'flash-memory-status');
+  const { bar, progress, status } = runBar(button, t('progress'), 'flash', 'flash-memory-status');
   status.dataset.part = 'memory-status';
-  const bar = element('div', 'flash-run');
-  bar.append(button, progress, status);
 
   const table = element('table', 'flash-memory-table');
   table.append(element('caption', 'table-caption', t.rich('tableCaption', { d: D })),

@@ -7,9 +7,9 @@
 // (at 4x within HOLD of its loss at 1x and below the unigram), which grew
 // worse, which fell to or past the unigram, which cannot be read so far.
 // Why: a model card's "RoPE" or "ALiBi" is a claim about exactly this.
-import { element, liveElement } from '../../render/dom.js';
+import { element } from '../../render/dom.js';
 import { formatNumber } from '../../render/format.js';
-import { actionButton } from '../../render/parts.js';
+import { actionButton, runBar } from '../../render/parts.js';
 import { PALETTE, linePlot } from '../../render/plot.js';
 import { headerCell, headerRow } from '../../render/table.js';
 import { assetUrl } from '../../runtime/assets.js';
@@ -88,12 +88,8 @@ export function build(body, ctx) {
   }
   ctx.signal.addEventListener('abort', job.end, { once: true });
 
-  const progress = element('progress', 'pos-progress');
-  progress.setAttribute('aria-label', t('progress'));
-  const status = liveElement('p', 'pos-status');
+  const { bar, progress, status } = runBar(button, t('progress'), 'pos');
   status.dataset.part = 'status';
-  const bar = element('div', 'pos-run');
-  bar.append(button, progress, status);
   const plot = element('figure', 'pos-plot');
   const findings = element('div', 'pos-findings');
   findings.dataset.part = 'findings';

@@ -11,7 +11,8 @@
 // few seconds. It runs in small steps (a macrotask between two timings), and
 // each step puts what it measured into the state (`run`, not in the URL), so
 // state -> compute -> render draws it like any other widget.
-import { element, liveElement } from '../../render/dom.js';
+import { element } from '../../render/dom.js';
+import { runBar } from '../../render/parts.js';
 import { callout } from '../../render/callout.js';
 import { formatMs, formatNumber, formatPower, formatRatio } from '../../render/format.js';
 import { PALETTE, linePlot } from '../../render/plot.js';
@@ -170,15 +171,10 @@ const r2Text = (fit) => (fit ? formatNumber(fit.rSquared, { digits: 3 }) : '—'
 
 export function build(body, ctx) {
   const { t } = ctx;
-  // the run bar: button, progress, status
-  const bar = element('div', 'sp-run');
   const button = element('button', 'sp-button', t.rich('run'));
   button.type = 'button';
   button.dataset.part = 'run';
-  const progress = element('progress', 'sp-progress');
-  progress.setAttribute('aria-label', t('progress'));
-  const status = liveElement('p', 'sp-status');
-  bar.append(button, progress, status);
+  const { bar, progress, status } = runBar(button, t('progress'), 'sp');
 
   const headline = element('p', 'sp-headline');
   headline.dataset.part = 'headline';

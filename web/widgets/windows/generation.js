@@ -7,7 +7,7 @@
 //   runPart(body, ctx) -> { update(data), end() }
 import { element, liveElement } from '../../render/dom.js';
 import { formatNumber } from '../../render/format.js';
-import { actionButton } from '../../render/parts.js';
+import { actionButton, runBar } from '../../render/parts.js';
 import { PALETTE, linePlot } from '../../render/plot.js';
 import { assetUrl } from '../../runtime/assets.js';
 import { workerJob } from '../../runtime/workers.js';
@@ -66,11 +66,7 @@ export function runPart(body, ctx) {
   // Stop keeps the run as it stands, marked stopped
   const button = actionButton(t, 'genTrain', 'generate', () => (job.running ? job.stop() : start()));
   ctx.signal.addEventListener('abort', job.end, { once: true });
-  const progress = element('progress', 'win-progress');
-  progress.setAttribute('aria-label', t('genProgress'));
-  const status = liveElement('p', 'win-status');
-  const bar = element('div', 'win-run');
-  bar.append(button, progress, status);
+  const { bar, progress, status } = runBar(button, t('genProgress'), 'win');
   const plot = element('figure', 'win-plot win-gen-plot');
   const texts = element('div', 'win-gen-texts');
   const sentence = liveElement('p', 'win-sentence');
