@@ -100,7 +100,7 @@ val raw_lm_vocabulary(val o);
 val raw_lm_info(val o);
 val raw_lm_parameters(val o);
 val raw_lm_set_parameters(val o);  // { handle, names, values }
-val raw_lm_step_state(val o);       // { handle } -> { chunks, parameters, values, state }
+val raw_lm_step_state(val o);       // { handle } -> { chunks, values, state }
 val raw_lm_chunk_sums(val o);       // { handle, values, state, first, end } -> { nodes, gradients }
 val raw_lm_apply_chunks(val o);     // { handle, nodes, gradients } -> { step, loss, tokens }
 val raw_lm_delete(val o);

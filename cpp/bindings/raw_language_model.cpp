@@ -304,12 +304,12 @@ std::string hex_state(std::uint64_t state) {
 
 }  // namespace
 
-// -> { chunks, parameters, values: Float32Array (parameters), state }: what a worker needs for the next step
+// -> { chunks, values: Float32Array (every parameter), state }: what a worker needs for the next step
 val raw_lm_step_state(val o) {
     return guarded([&] {
         const LanguageModel& model = model_of(o);
         const Index total = model.parameters().total();
-        return object_of("chunks", double(model.chunks()), "parameters", double(total),
+        return object_of("chunks", double(model.chunks()),
                          "values", val::global("Float32Array").new_(typed_memory_view(size_t(total), model.values())),
                          "state", hex_state(model.batch_state()));
     });

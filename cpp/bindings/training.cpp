@@ -90,7 +90,8 @@ void declare_language_model_types() {
         .field("position", &attn::train::LmInfo::position)
         .field("kvHeads", &attn::train::LmInfo::kv_heads)
         .field("window", &attn::train::LmInfo::window)
-        .field("sinks", &attn::train::LmInfo::sinks);
+        .field("sinks", &attn::train::LmInfo::sinks)
+        .field("chunks", &attn::train::LmInfo::chunks);
 }
 
 }  // namespace

@@ -199,15 +199,14 @@ export const FUNCTIONS = {
       fail(fn, 'threads ' + threads + ' needs the address of attention-training.js for its workers: load it through attention.js');
     // { handle, options: every size and rate (not the texts), the core's defaults filled in }
     const created = call(fn, 'raw_lm_create', checked);
-    const chunks = call(fn, 'raw_lm_step_state', { handle: created.handle }).chunks;
-    const trains = training(call, created.handle, Math.min(threads, chunks), checked);
+    const trains = training(call, created.handle, Math.min(threads, call(fn, 'raw_lm_info', { handle: created.handle }).chunks), checked);
     // info(): its options (trainerObject), and from the core its parameter count, vocabulary size,
     // the tokens a step predicts and the steps taken; the workers train() uses
     const about = (fn, handle) => {
       const i = call(fn, 'raw_lm_info', { handle });
       return {
         parameters: i.parameters, vocab: i.vocab, tokensPerStep: i.tokensPerStep, step: i.steps,
-        position: i.position, kvHeads: i.kvHeads, window: i.window, sinks: i.sinks, threads: trains.threads(), chunks,
+        position: i.position, kvHeads: i.kvHeads, window: i.window, sinks: i.sinks, threads: trains.threads(), chunks: i.chunks,
       };
     };
     const all = methods(call);

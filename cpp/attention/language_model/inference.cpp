@@ -119,7 +119,8 @@ VocabularyInfo LanguageModel::vocabulary() const {
 
 LmInfo LanguageModel::info() const {
     return {double(store_.total()), double(vocab_), double(batch_ * n_), double(steps_),
-            lm_position_name(config_.position), double(config_.kv()), double(config_.window), double(config_.sinks)};
+            lm_position_name(config_.position), double(config_.kv()), double(config_.window), double(config_.sinks),
+            double(chunks())};
 }
 
 // ---- what the analysis reads (analysis.hpp) ------------------------------------

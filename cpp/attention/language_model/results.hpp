@@ -99,6 +99,7 @@ struct LmInfo {
     double parameters, vocab, tokens_per_step, steps;
     std::string position;             // as the options name it
     double kv_heads, window, sinks;   // kv_heads as used (heads when the option was 0)
+    double chunks;                    // a step's chunks (model.hpp, "a step in chunks")
 };
 
 }  // namespace attn::train

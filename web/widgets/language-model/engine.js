@@ -114,6 +114,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
     roles: [],         // [{ step, previous, self, first, induction, line: [layer][head] }] on the held-out texts
     halves: [],        // [{ step, first, second: { loss, accuracy } }] (repeats)
     baselines: null,   // the n-gram ladder: [{ order, loss, k }] (its unigram is the one the widget shows)
+    shared: false,     // its steps are taken by workers (train(), which goes on alone if one fails)
     step: 0,
     tokens: 0,         // characters predicted in training (the core counts them)
     trained: 0,        // steps timed in trainMs
@@ -138,7 +139,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
       });
       dispose();  // a reset that overtook this one may have made a model meanwhile
       Object.assign(e, { lm: made, example: e.corpus.heldOut[0], losses: [], evaluations: [], scores: [], roles: [], halves: [],
-        baselines: ladderOf(e.corpus, made), step: 0, tokens: 0, trained: 0, trainMs: 0 });
+        baselines: ladderOf(e.corpus, made), step: 0, tokens: 0, trained: 0, trainMs: 0, shared: made.info().threads > 1 });
     },
     // one step: on this thread, or (threads > 1) by the model's workers, a Promise
     step() {
@@ -150,7 +151,7 @@ export function createEngine(att, { now = () => performance.now() } = {}) {
         e.step = r.step;
         e.losses.push(r.loss);
       };
-      if (e.lm.info().threads > 1) return e.lm.train(1).then(took);
+      if (e.shared) return e.lm.train(1).then(took);
       took(e.lm.step(1));
       return undefined;
     },
