@@ -71,7 +71,7 @@ export default {
   threads: 'Workers',
   threadsShown: 'Workers training',
   stepsRate: 'Steps per second',
-  threadsExplain: 'Workers: each step’s {batch} texts are cut into {chunks} fixed chunks; the workers compute them side by side and their gradients are added in one fixed order, so every count of workers draws the same curve for the same seed, only faster where the computer has cores to spare (this one reports {cores}).',
+  threadsExplain: 'Workers: each step’s {batch} texts are cut into {chunks} fixed chunks; the workers compute them side by side and their gradients are added in one fixed order, so every count of workers draws the same curve for the same seed. More workers help only where the computer has cores to spare (this one reports {cores}).',
   starting: 'starting…',
   fallbackNote: 'No Web Worker could start here (a script embed, a file:// page or a strict host), so training runs on the page’s own thread, one step at a time: the page stays usable, only slower.',
   fromFile: 'This page was opened from a file (file://), and the browser does not let it read {file} beside it. Serve the folder over http (npm start, or any static server) to train the model.',

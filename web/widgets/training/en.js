@@ -15,7 +15,7 @@ export default {
   accuracy: 'Held-out accuracy',
   threadsShown: 'Workers training',
   stepsRate: 'Steps per second',
-  threadsWhy: 'One worker: a step of this model takes {ms} ms, less than handing its halves to two workers and back would cost. The language model’s steps, a hundred times larger, are shared.',
+  threadsWhy: 'One worker: a step of this model takes {ms} ms, too short to share. The language model’s larger steps are the ones shared among workers (its Workers control).',
   starting: 'starting…',
   fallbackNote: 'No Web Worker could start here (a script embed, a file:// page or a strict host), so training runs on the page’s own thread in slices of a few milliseconds: the page stays usable, only slower.',
   lossTitle: 'Loss ([[crossEntropy:cross-entropy]], log scale)',

@@ -64,7 +64,7 @@ export function build(body, ctx) {
     ['threadsShown', 'threads'], ['stepsRate', 'stepsRate']]);
   fields.threads.textContent = formatNumber(1, { digits: 0 });
   // why one (the step's time, once measured)
-  const threadsWhy = element('p', 'small-note');
+  const threadsWhy = element('p', 'small-note tr-threads');
   threadsWhy.dataset.field = 'threadsWhy';
   threadsWhy.hidden = true;
   const loss = plotFigure(t.rich('lossTitle')), accuracy = plotFigure(t.rich('accuracyTitle'));

@@ -15,7 +15,7 @@ export default {
   accuracy: '留出集准确率',
   threadsShown: '训练中的工作线程',
   stepsRate: '每秒步数',
-  threadsWhy: '一个工作线程：这个模型的一步只需 {ms} 毫秒，比把它分给两个线程再收回来的开销还小。语言模型的一步大一百倍，才分给多个线程。',
+  threadsWhy: '一个工作线程：这个模型的一步只需 {ms} 毫秒，太短，不值得分摊。分给多个线程的是语言模型更大的步（它的“工作线程”控件）。',
   starting: '启动中…',
   fallbackNote: '这里无法启动 Web Worker（脚本嵌入、file:// 页面或严格的宿主），所以训练在页面自己的线程上以几毫秒的切片进行：页面仍可使用，只是慢一些。',
   lossTitle: '损失（[[crossEntropy:交叉熵]]，对数坐标）',
