@@ -101,8 +101,8 @@ val raw_lm_info(val o);
 val raw_lm_parameters(val o);
 val raw_lm_set_parameters(val o);  // { handle, names, values }
 val raw_lm_step_state(val o);       // { handle } -> { chunks, values, state }
-val raw_lm_chunk_sums(val o);       // { handle, values, state, first, end } -> { nodes, gradients }
-val raw_lm_apply_chunks(val o);     // { handle, nodes, gradients } -> { step, loss, tokens }
+val raw_lm_chunk_sums(val o);       // { handle, values, state, first, end } -> { nodes, gradients }; { handle, first, end } -> { nodes } kept
+val raw_lm_apply_chunks(val o);     // { handle, nodes, gradients, kept } -> { step, loss, tokens }
 val raw_lm_delete(val o);
 
 // what raw_memory_stats returns (a value_object)

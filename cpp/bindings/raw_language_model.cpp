@@ -25,6 +25,8 @@ struct LiveModel {
     std::vector<double> losses;  // (n) of the last step(n)
     std::vector<train::Baselines> baselines;  // the n-gram ladder once computed: one entry
     std::vector<std::vector<float>> sums;     // the chunks' sums of a step in chunks, reused from step to step
+    std::vector<float> kept;                  // this model's own run of the step: its nodes' sums ...
+    std::vector<LanguageModel::ChunkSum> kept_nodes;  // ... and its nodes, till apply_chunks takes them
 };
 
 Handles<LiveModel>& models() {
@@ -295,6 +297,14 @@ void copy_floats(const val& v, std::vector<float>& out) {
     val(typed_memory_view(out.size(), out.data())).call<void>("set", v);
 }
 
+// the nodes of a run as [{ first, end, loss }]
+val nodes_of(const std::vector<LanguageModel::ChunkSum>& sums) {
+    val nodes = val::array();
+    for (const LanguageModel::ChunkSum& node : sums)
+        nodes.call<void>("push", object_of("first", double(node.first), "end", double(node.end), "loss", node.loss));
+    return nodes;
+}
+
 // the batch generator's state as 16 hex digits (JS numbers hold 53 bits)
 std::string hex_state(std::uint64_t state) {
     char text[17];
@@ -315,28 +325,36 @@ val raw_lm_step_state(val o) {
     });
 }
 
-// { values, state, first, end } -> { nodes: [{ first, end, loss }], gradients: Float32Array (nodes, parameters) }
+// a worker's: { values, state, first, end } -> { nodes: [{ first, end, loss }], gradients: Float32Array (nodes, parameters) };
+// the model's own run of the step it is on: { first, end } -> { nodes }, the sums kept here for apply_chunks({ kept: true })
 val raw_lm_chunk_sums(val o) {
     return guarded([&] {
         LiveModel& live = live_of(o);
         LanguageModel& model = *live.model;
-        live.sums.resize(1);
-        std::vector<float>& buffer = live.sums[0];
-        copy_floats(o["values"], buffer);
-        model.set_values(buffer.data(), Index(buffer.size()));
-        model.set_batch_state(std::stoull(o["state"].as<std::string>(), nullptr, 16));
         const Index first = Index(o["first"].as<double>()), end = Index(o["end"].as<double>());
         const size_t total = size_t(model.parameters().total());
+        if (o["values"].isUndefined()) {
+            live.kept.resize(model.nodes_within(first, end).size() * total);
+            live.kept_nodes = model.chunk_sums(first, end, live.kept.data());
+            return object_of("nodes", nodes_of(live.kept_nodes));
+        }
+        const val values = o["values"];
+        const double given = values["length"].as<double>();
+        require(given == double(total), "values must hold every parameter: " + std::to_string(total) +
+                                            " numbers, got " + number(given));
+        val(typed_memory_view(total, model.values_to_set())).call<void>("set", values);
+        model.set_batch_state(std::stoull(o["state"].as<std::string>(), nullptr, 16));
+        live.sums.resize(1);
+        std::vector<float>& buffer = live.sums[0];
         buffer.resize(model.nodes_within(first, end).size() * total);
-        val nodes = val::array();
-        for (const LanguageModel::ChunkSum& node : model.chunk_sums(first, end, buffer.data()))
-            nodes.call<void>("push", object_of("first", double(node.first), "end", double(node.end), "loss", node.loss));
+        const val nodes = nodes_of(model.chunk_sums(first, end, buffer.data()));
         return object_of("nodes", nodes,
                          "gradients", val::global("Float32Array").new_(typed_memory_view(buffer.size(), buffer.data())));
     });
 }
 
-// { nodes: [{ first, end, loss }], gradients: Float32Array[] (one per node) } -> { step, loss, tokens }
+// { nodes: [{ first, end, loss }], gradients: Float32Array[] (one per node), kept: with the model's own run's } ->
+// { step, loss, tokens }
 val raw_lm_apply_chunks(val o) {
     return guarded([&] {
         LiveModel& live = live_of(o);
@@ -345,6 +363,8 @@ val raw_lm_apply_chunks(val o) {
         require(o["gradients"]["length"].as<int>() == count, "one gradient per node");
         live.sums.resize(size_t(count));
         std::vector<LanguageModel::ChunkSum> nodes;
+        if (has(o, "kept") && o["kept"].as<bool>()) nodes = live.kept_nodes;
+        live.kept_nodes.clear();
         for (int k = 0; k < count; ++k) {
             std::vector<float>& gradient = live.sums[size_t(k)];
             copy_floats(o["gradients"][k], gradient);

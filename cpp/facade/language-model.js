@@ -35,7 +35,7 @@ export const schemas = {
     seed: 'seed', batch: 'int', learningRate: 'number', warmup: 'int', clip: 'number', minCount: 'int',
     // as attention is run today: 'learned' | 'sinusoidal' | 'rotary' | 'alibi' | 'none', shared keys, windows
     position: 'string', kvHeads: 'int', window: 'int', sinks: 'int',
-    // workers computing each step's chunks for train() (1: train() steps on this thread)
+    // threads computing each step's chunks in train(): this one and threads - 1 workers
     threads: ['int', 1],
   },
   'languageModel.generate': { prompt: 'string', maxTokens: 'int', ...sampling, cachePositions: 'string' },
@@ -110,9 +110,15 @@ const methods = (call) => ({
 
 export const MAX_THREADS = 16;
 
-// train(steps, { onProgress }) of a model made with `threads` workers, and its end()
+// the runs of chunks 0 .. chunks - 1 that `threads` threads compute: thread w chunks
+// ceil(w chunks / threads) .. ceil((w + 1) chunks / threads) - 1
+const runsOf = (chunks, threads) =>
+  Array.from({ length: threads }, (_, w) => [Math.ceil((w * chunks) / threads), Math.ceil(((w + 1) * chunks) / threads)]);
+
+// train(steps, { onProgress }) of a model made with `threads` threads, and its end()
 // (delete()): threads 1 steps here in slices of about a frame, yielding between them;
-// more start that many workers (parallel.js) on the first train(). A worker failing
+// more compute the first run of each step's chunks here and start threads - 1
+// workers (parallel.js) for the others on the first train(). A worker failing
 // rejects train() with WORKER_FAILED, the step it was on not taken, and the model
 // goes on at threads 1. onProgress({ step, loss, done, steps }) after every step.
 function training(call, handle, threads, options) {
@@ -140,23 +146,42 @@ function training(call, handle, threads, options) {
       if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
     }
   };
+  // a worker failed: the pool ended, the model at threads 1 (the step it was on not
+  // taken: its batch, drawn here, stays the next step's)
+  const failed = (fn, error, out, n) => {
+    if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
+    pool.end();
+    pool = null;
+    threads = 1;
+    fail(fn, 'a worker failed (' + error.message + '); the model took ' + out.done + ' of the ' + n +
+      ' steps and goes on at threads 1', 'WORKER_FAILED');
+  };
   const apart = async (fn, n, report, out) => {
-    pool = pool || stepPool(threads, options, moduleUrl());
+    pool = pool || stepPool(threads - 1, options, moduleUrl());
+    try {
+      await pool.ready();
+    } catch (error) {
+      failed(fn, error, out, n);
+    }
     while (out.done < n) {
       const state = call(fn, 'raw_lm_step_state', { handle });
+      const [mine, ...theirs] = runsOf(state.chunks, threads);
+      const sums = pool.step(state.values, state.state, theirs);  // posted before this thread computes its run
+      sums.catch(() => {});
+      try {
+        call(fn, 'raw_lm_chunk_sums', { handle, first: mine[0], end: mine[1] });  // kept in the core
+      } catch (error) {
+        await sums.catch(() => {});  // their answers are this step's: not to be taken for the next one's
+        throw error;
+      }
       let chunks;
       try {
-        chunks = await pool.step(state.values, state.state, state.chunks);
+        chunks = await sums;
       } catch (error) {
-        if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
-        pool.end();
-        pool = null;
-        threads = 1;
-        fail(fn, 'a worker failed (' + error.message + '); the model took ' + out.done + ' of the ' + n +
-          ' steps and goes on at threads 1', 'WORKER_FAILED');
+        failed(fn, error, out, n);
       }
       if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
-      out.add(call(fn, 'raw_lm_apply_chunks', { handle, ...chunks }), report);
+      out.add(call(fn, 'raw_lm_apply_chunks', { handle, ...chunks, kept: true }), report);
     }
   };
   return {
@@ -201,7 +226,7 @@ export const FUNCTIONS = {
     const created = call(fn, 'raw_lm_create', checked);
     const trains = training(call, created.handle, Math.min(threads, call(fn, 'raw_lm_info', { handle: created.handle }).chunks), checked);
     // info(): its options (trainerObject), and from the core its parameter count, vocabulary size,
-    // the tokens a step predicts and the steps taken; the workers train() uses
+    // the tokens a step predicts and the steps taken; the threads train() uses
     const about = (fn, handle) => {
       const i = call(fn, 'raw_lm_info', { handle });
       return {

@@ -1,11 +1,13 @@
 // A language model's steps computed by workers (createLanguageModel({ threads })):
 // the data-parallel training of cpp/attention/language_model/model.hpp's "step
-// in chunks". Each worker loads this training module again, holds a copy of
-// the model (the same options, so the same vocabulary), and for every step
-// gets the model's parameters and batch state, computes a run of the chunks
-// and sends back the sums of the tree's nodes inside it; the model adds them
-// up the tree and takes the step. The chunks and the tree are fixed by the
-// batch, never by the workers, so every count of workers gives step()'s bits.
+// in chunks". The model computes a run of each step's chunks on its own thread
+// and threads - 1 workers compute the others. Each worker loads this training
+// module again, holds a copy of the model (the same options, so the same
+// vocabulary), and for every step gets the model's parameters and batch state,
+// computes its run and sends back the sums of the tree's nodes inside it; the
+// model adds them and its own up the tree and takes the step. The chunks and
+// the tree are fixed by the batch, never by the threads, so every count gives
+// step()'s bits.
 //
 // Where the workers run: in Node, worker_threads; in a browser, module
 // workers (or classic ones for the classic attention-training.js) of this
@@ -15,11 +17,13 @@
 // the worker of that name (serveSteps, which the training module calls at its
 // top level).
 //
-//   const pool = stepPool(threads, options, url);  // options: createLanguageModel's, threads aside
-//   await pool.step(values, state, chunks) -> { nodes: [{ first, end, loss }], gradients: Float32Array[] }
-//   pool.end()                                      // ends every worker
-// A worker that fails to load or dies rejects step() with an Error; the pool
-// is then of no use (end() it).
+//   const pool = stepPool(workers, options, url);  // options: createLanguageModel's, threads aside
+//   await pool.ready();                            // every worker started
+//   const sums = pool.step(values, state, runs);   // posts at once: worker w computes chunks runs[w][0] .. runs[w][1] - 1
+//   await sums -> { nodes: [{ first, end, loss }], gradients: Float32Array[] }
+//   pool.end()                                     // ends every worker
+// A worker that fails to load or dies rejects ready() or the step's Promise with
+// an Error; the pool is then of no use (end() it).
 const PORT = 'attentionWasmStepPort';
 const QUEUE = 'attentionWasmStepQueue';
 const WORKER_NAME = 'attention-wasm steps';  // a worker of this name started with the module as its script serves
@@ -83,7 +87,7 @@ async function startWorker(url) {
   };
 }
 
-export function stepPool(threads, options, url) {
+export function stepPool(count, options, url) {
   let failed = null;              // why the pool broke, once it has
   let pending = [];               // per worker: { resolve, reject } of the step it computes
   const workers = [];
@@ -93,7 +97,7 @@ export function stepPool(threads, options, url) {
     for (const p of pending) if (p) p.reject(new Error(message));
     pending = [];
   };
-  const started = Promise.all(Array.from({ length: threads }, (_, w) => startWorker(url).then((worker) => {
+  const started = Promise.all(Array.from({ length: count }, (_, w) => startWorker(url).then((worker) => {
     workers[w] = worker;
     worker.listen((message) => {
       const p = pending[w];
@@ -107,25 +111,29 @@ export function stepPool(threads, options, url) {
     worker.post({ type: 'create', options });
   })));
   return {
-    // worker w computes the chunks ceil(w chunks / threads) .. ceil((w + 1) chunks / threads) - 1
-    async step(values, state, chunks) {
+    async ready() {
       await started;
       if (failed) throw new Error(failed);
-      const runs = workers.map((worker, w) => [Math.ceil((w * chunks) / threads), Math.ceil(((w + 1) * chunks) / threads)]);
-      const answers = await Promise.all(workers.map((worker, w) => new Promise((resolve, reject) => {
+    },
+    // (the last worker gets the values themselves, the others copies)
+    step(values, state, runs) {
+      if (failed) return Promise.reject(new Error(failed));
+      return Promise.all(workers.map((worker, w) => new Promise((resolve, reject) => {
         pending[w] = { resolve, reject };
         worker.ref(true);
-        worker.post({ type: 'step', values, state, first: runs[w][0], end: runs[w][1] });
-      }))).finally(() => workers.forEach((worker) => worker.ref(false)));
-      const nodes = [], gradients = [];
-      for (const answer of answers) {
-        const size = answer.gradients.length / answer.nodes.length;
-        answer.nodes.forEach((node, k) => {
-          nodes.push(node);
-          gradients.push(answer.gradients.subarray(k * size, (k + 1) * size));
-        });
-      }
-      return { nodes, gradients };
+        const own = w === workers.length - 1 ? values : values.slice();
+        worker.post({ type: 'step', values: own, state, first: runs[w][0], end: runs[w][1] }, [own.buffer]);
+      }))).then((answers) => {
+        const nodes = [], gradients = [];
+        for (const answer of answers) {
+          const size = answer.gradients.length / answer.nodes.length;
+          answer.nodes.forEach((node, k) => {
+            nodes.push(node);
+            gradients.push(answer.gradients.subarray(k * size, (k + 1) * size));
+          });
+        }
+        return { nodes, gradients };
+      }).finally(() => workers.forEach((worker) => worker.ref(false)));
     },
     end() {
       fail('the workers were ended');

@@ -230,15 +230,21 @@ public:
     // tree, with the same bits whatever the runs:
     //   worker: set_values(main's values()), set_batch_state(main.batch_state()),
     //           chunk_sums(first, end, out) -> its nodes, their sums in out
-    //   main:   apply_chunks(the nodes of every worker)
+    //   main:   chunk_sums of a run of its own (or none), then apply_chunks(every node)
     static constexpr Index kChunks = 8;
     Index chunks() const { return std::min(batch_, kChunks); }
-    // where the batch generator is: the next step's batch is drawn from there
-    std::uint64_t batch_state() const { return batches_.state(); }
-    void set_batch_state(std::uint64_t state) { batches_.set_state(state); }
+    // where the batch generator is: the next step's batch is drawn from there (a step's
+    // batch is drawn by its first chunk_sums and kept till the step is taken)
+    std::uint64_t batch_state() const { return drawn_ ? drawn_from_ : batches_.state(); }
+    void set_batch_state(std::uint64_t state) {
+        batches_.set_state(state);
+        drawn_ = false;
+    }
     // every parameter at once, (parameters().total()) in store order
     const float* values() const { return store_.values(); }
     void set_values(const float* values, Index count);
+    // where set_values would copy them: (parameters().total()) floats to write the values into
+    float* values_to_set();
     struct ChunkSum {
         Index first, end;      // the node: chunks first .. end - 1
         double loss;           // their loss sum
@@ -246,12 +252,13 @@ public:
     };
     // the largest nodes of the tree inside chunks first .. end - 1, in order
     std::vector<std::pair<Index, Index>> nodes_within(Index first, Index end) const;
-    // draws the next batch (as step() would) and computes the nodes_within(first, end):
+    // draws the next batch (as step() would; once a step) and computes the nodes_within(first, end):
     // node k's gradient into out + k total (out: nodes * total); each one's loss sum
     std::vector<ChunkSum> chunk_sums(Index first, Index end, float* out);
-    // draws the next batch (advancing the generator as the workers did) and takes the
-    // step from nodes that tile the chunks (every worker's chunk_sums): nothing
-    // changes if one is missing or is no node of the tree
+    // draws the next batch unless chunk_sums did (advancing the generator as the workers
+    // did) and takes the step from nodes that tile the chunks (every worker's
+    // chunk_sums, this model's among them): nothing changes if one is missing or is no
+    // node of the tree
     LmStep apply_chunks(const std::vector<ChunkSum>& nodes);
     // one training batch as step() would draw it next (advances nothing), each
     // sequence padded to context: (batch * context) each
@@ -293,15 +300,16 @@ private:
     void check_update();
     void backward(Index sequences, const std::int32_t* tokens);
     void train_step();
-    // a step in chunks: begin_step() draws the batch (step_length_, step_targets_);
-    // chunk_gradient(c) leaves chunk c's gradient in the store's and returns its loss sum;
-    // tree_sum(first, end, out) computes node [first, end)'s sum into out (given: nodes
-    // already summed, taken as they are; null: every chunk computed here) and returns its
-    // loss sum; end_step(loss) applies grad_sum_
+    // a step in chunks: begin_step() draws the batch (step_length_, step_targets_) unless
+    // drawn; chunk_gradient(c) leaves chunk c's gradient in the store's gradients (wherever
+    // they are written) and returns its loss sum; tree_sum(first, end, out) computes node
+    // [first, end)'s sum into out, each leaf's gradient written there by the backward
+    // (given: nodes already summed, taken where they are; null: every chunk computed here),
+    // and returns the node with where its sum is; end_step(root) applies it
     void begin_step();
     double chunk_gradient(Index c);
-    double tree_sum(Index first, Index end, float* out, const std::vector<ChunkSum>* given, Index depth = 0);
-    void end_step(double loss);
+    ChunkSum tree_sum(Index first, Index end, float* out, const std::vector<ChunkSum>* given, Index depth = 0);
+    void end_step(const ChunkSum& root);
     // one token at position t through the cache -> step_logits_ (vocab); rows (if
     // given) gets each layer's and head's weights on keys 0..t
     // slot_positions: rotary and alibi read the cache's entries at their slots (cache_positions "slot")
@@ -328,6 +336,8 @@ private:
     double last_loss_ = 0;
     Index step_length_ = 0;                    // the step in chunks: its batch's rows per sequence
     double step_targets_ = 0;                  // its batch's targets
+    bool drawn_ = false;                       // the next step's batch is drawn (begin_step) ...
+    std::uint64_t drawn_from_ = 0;             // ... from this state of the generator
     std::vector<float> grad_sum_;              // (total) the tree's root: the step's gradient
     std::vector<std::vector<float>> tree_;     // (depth, total) a right half at each depth while adding
     Divergence divergence_;

@@ -137,6 +137,9 @@ double LanguageModel::compute_gradients(Index sequences, const std::int32_t* tok
 
 void LanguageModel::begin_step() {
     divergence_.require_none();
+    if (drawn_) return;
+    drawn_ = true;
+    drawn_from_ = batches_.state();
     step_length_ = fill_batch(batches_, tokens_.data(), targets_.data(), true);
     step_targets_ = 0;
     for (Index r = 0; r < batch_ * step_length_; ++r) step_targets_ += targets_[size_t(r)] >= 0;
@@ -151,33 +154,34 @@ double LanguageModel::chunk_gradient(Index c) {
     return loss;
 }
 
-double LanguageModel::tree_sum(Index first, Index end, float* out, const std::vector<ChunkSum>* given, Index depth) {
-    const Index total = store_.total();
+LanguageModel::ChunkSum LanguageModel::tree_sum(Index first, Index end, float* out, const std::vector<ChunkSum>* given,
+                                                Index depth) {
     if (given)
         for (const ChunkSum& node : *given)
-            if (node.first == first && node.end == end) {
-                std::copy(node.gradient, node.gradient + total, out);
-                return node.loss;
-            }
+            if (node.first == first && node.end == end) return node;
     if (end - first == 1) {
-        const double loss = chunk_gradient(first);
-        std::copy(store_.grads(), store_.grads() + total, out);
-        return loss;
+        // the backward writes the chunk's gradient into out itself (set back however it ends)
+        struct Into {
+            ParameterStore& store;
+            ~Into() { store.write_grads_into(nullptr); }
+        } into{store_};
+        store_.write_grads_into(out);
+        return {first, end, chunk_gradient(first), out};
     }
-    const Index mid = (first + end) / 2;
-    std::vector<float>& right = tree_[size_t(depth)];
-    const double left_loss = tree_sum(first, mid, out, given, depth + 1);
-    const double right_loss = tree_sum(mid, end, right.data(), given, depth + 1);
-    for (Index i = 0; i < total; ++i) out[i] += right[size_t(i)];
-    return left_loss + right_loss;
+    const Index mid = (first + end) / 2, total = store_.total();
+    const ChunkSum left = tree_sum(first, mid, out, given, depth + 1);
+    const ChunkSum right = tree_sum(mid, end, tree_[size_t(depth)].data(), given, depth + 1);
+    for (Index i = 0; i < total; ++i) out[i] = left.gradient[i] + right.gradient[i];
+    return {first, end, left.loss + right.loss, out};
 }
 
-void LanguageModel::end_step(double loss) {
-    last_loss_ = loss / step_targets_;
+void LanguageModel::end_step(const ChunkSum& root) {
+    last_loss_ = root.loss / step_targets_;
     // if/fail, not require: the message is built only on failure (no allocation per step)
     if (!std::isfinite(last_loss_)) divergence_.found(steps_);
-    adam_update(adam_, store_, steps_ + 1, divergence_, grad_sum_.data());
+    adam_update(adam_, store_, steps_ + 1, divergence_, root.gradient);
     ++steps_;
+    drawn_ = false;
 }
 
 void LanguageModel::train_step() {
@@ -190,6 +194,11 @@ void LanguageModel::set_values(const float* values, Index count) {
                                          " numbers, got " + std::to_string(count));
     std::copy(values, values + count, store_.values());
     decoding_.live = false;
+}
+
+float* LanguageModel::values_to_set() {
+    decoding_.live = false;
+    return store_.values();
 }
 
 std::vector<std::pair<Index, Index>> LanguageModel::nodes_within(Index first, Index end) const {
@@ -217,7 +226,7 @@ std::vector<LanguageModel::ChunkSum> LanguageModel::chunk_sums(Index first, Inde
     std::vector<ChunkSum> sums;
     for (const auto& [a, b] : nodes_within(first, end)) {
         float* gradient = out + Index(sums.size()) * store_.total();
-        sums.push_back({a, b, tree_sum(a, b, gradient, nullptr), gradient});
+        sums.push_back(tree_sum(a, b, gradient, nullptr));
     }
     return sums;
 }

@@ -1,6 +1,7 @@
 #include "attention/training/adam.hpp"
 
 #include <cmath>
+#include <limits>
 
 namespace attn::train {
 
@@ -24,7 +25,7 @@ double Adam::rate_at(std::int64_t t) const {
 
 Adam::Adam(const AdamOptions& options) : options_(options) { validate(options_); }
 
-void Adam::step(float* p, const float* g, float* m, float* v, Index count) {
+bool Adam::step(float* p, const float* g, float* m, float* v, Index count) {
     ++t_;
     beta1_t_ *= options_.beta1;
     beta2_t_ *= options_.beta2;
@@ -33,28 +34,29 @@ void Adam::step(float* p, const float* g, float* m, float* v, Index count) {
     // the bias corrections 1 / (1 - beta^t)
     const float k1 = float(1 / (1 - beta1_t_)), k2 = float(1 / (1 - beta2_t_));
     const float lr = float(rate_at(t_)), eps = float(options_.epsilon);
+    // s: the clipping's scale of g (1: none)
+    float s = 1;
     if (options_.clip > 0) {
         double sum = 0;
         for (Index i = 0; i < count; ++i) sum += double(g[i]) * double(g[i]);
         last_norm_ = std::sqrt(sum);
-        if (last_norm_ > options_.clip) {
-            const float s = float(options_.clip / last_norm_);
-            for (Index i = 0; i < count; ++i) {
-                const float gi = g[i] * s;
-                m[i] = b1 * m[i] + c1 * gi;
-                v[i] = b2 * v[i] + c2 * (gi * gi);
-                const float m_hat = m[i] * k1, v_hat = v[i] * k2;
-                p[i] -= lr * m_hat / (std::sqrt(v_hat) + eps);
-            }
-            return;
-        }
+        if (last_norm_ > options_.clip) s = float(options_.clip / last_norm_);
     }
-    for (Index i = 0; i < count; ++i) {
-        m[i] = b1 * m[i] + c1 * g[i];
-        v[i] = b2 * v[i] + c2 * (g[i] * g[i]);
+    // |x| <= the largest float fails for an infinity and a NaN alone
+    const float largest = std::numeric_limits<float>::max();
+    int infinite = 0;
+    const auto update = [&](Index i, float gi) {
+        m[i] = b1 * m[i] + c1 * gi;
+        v[i] = b2 * v[i] + c2 * (gi * gi);
         const float m_hat = m[i] * k1, v_hat = v[i] * k2;
         p[i] -= lr * m_hat / (std::sqrt(v_hat) + eps);
-    }
+        infinite |= !(std::fabs(p[i]) <= largest);
+    };
+    if (s != 1)
+        for (Index i = 0; i < count; ++i) update(i, g[i] * s);
+    else
+        for (Index i = 0; i < count; ++i) update(i, g[i]);
+    return infinite == 0;
 }
 
 }  // namespace attn::train

@@ -38,8 +38,9 @@ public:
     explicit Adam(const AdamOptions& options);
 
     // One update of count parameters p with gradients g and moments m, v
-    // (all (count), m and v 0 before the first step). Advances t.
-    void step(float* p, const float* g, float* m, float* v, Index count);
+    // (all (count), m and v 0 before the first step). Advances t. Returns whether
+    // every updated parameter is finite (checked in the same pass).
+    bool step(float* p, const float* g, float* m, float* v, Index count);
 
     std::int64_t steps() const { return t_; }
     // the global gradient norm of the last step (before clipping); 0 before the first

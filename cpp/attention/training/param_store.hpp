@@ -40,13 +40,16 @@ public:
 
     float* value(Index i) { return values_.data() + tensors_[size_t(i)].offset; }
     const float* value(Index i) const { return values_.data() + tensors_[size_t(i)].offset; }
-    float* grad(Index i) { return grads_.data() + tensors_[size_t(i)].offset; }
-    const float* grad(Index i) const { return grads_.data() + tensors_[size_t(i)].offset; }
+    float* grad(Index i) { return grads() + tensors_[size_t(i)].offset; }
+    const float* grad(Index i) const { return (into_ ? into_ : grads_.data()) + tensors_[size_t(i)].offset; }
 
     // every tensor at once: (total)
     float* values() { return values_.data(); }
     const float* values() const { return values_.data(); }
-    float* grads() { return grads_.data(); }
+    float* grads() { return into_ ? into_ : grads_.data(); }
+    // the gradients written into (total) floats elsewhere till set back (nullptr): a step in
+    // chunks has each chunk's gradient written where its sum is kept, not copied there
+    void write_grads_into(float* into) { into_ = into; }
     float* first_moments() { return first_.data(); }
     float* second_moments() { return second_.data(); }
 
@@ -73,6 +76,7 @@ private:
     std::vector<Tensor> tensors_;
     Index total_ = 0;
     std::vector<float> values_, grads_, first_, second_;
+    float* into_ = nullptr;  // write_grads_into's buffer, or none
 };
 
 }  // namespace attn::train

@@ -23,8 +23,9 @@ bool all_finite(const float* x, Index n) {
 }
 
 void adam_update(Adam& adam, ParameterStore& store, Index step, Divergence& divergence, const float* grads) {
-    adam.step(store.values(), grads ? grads : store.grads(), store.first_moments(), store.second_moments(), store.total());
-    if (!all_finite(store.values(), store.total())) divergence.found(step);
+    if (!adam.step(store.values(), grads ? grads : store.grads(), store.first_moments(), store.second_moments(),
+                   store.total()))
+        divergence.found(step);
 }
 
 ParamsD parameters_double(const ParameterStore& store) {

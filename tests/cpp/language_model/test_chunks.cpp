@@ -20,19 +20,25 @@ LanguageModelOptions chunked_options() {
     return o;
 }
 
-// one step of `main` from chunks computed by copies, each a run of them (as even as they go)
-LmStep step_by_copies(LanguageModel& main, std::vector<std::unique_ptr<LanguageModel>>& copies) {
-    const Index total = main.parameters().total(), chunks = main.chunks(), count = Index(copies.size());
-    std::vector<std::vector<float>> outs(copies.size());
+// one step of `main` from chunks computed by copies, each a run of them (as even as they go);
+// with `itself`, main computes the first run and the copies the others (as the JS API's
+// threads: this one and threads - 1 workers)
+LmStep step_by_copies(LanguageModel& main, std::vector<std::unique_ptr<LanguageModel>>& copies, bool itself = false) {
+    const Index total = main.parameters().total(), chunks = main.chunks();
+    const Index count = Index(copies.size()) + (itself ? 1 : 0);
+    const auto run = [&](Index w) { return std::make_pair((w * chunks + count - 1) / count, ((w + 1) * chunks + count - 1) / count); };
+    std::vector<std::vector<float>> outs(static_cast<size_t>(count));
     std::vector<LanguageModel::ChunkSum> nodes;
     for (Index w = 0; w < count; ++w) {
-        LanguageModel& copy = *copies[size_t(w)];
-        copy.set_values(main.values(), total);
-        copy.set_batch_state(main.batch_state());
-        const Index first = (w * chunks + count - 1) / count, end = ((w + 1) * chunks + count - 1) / count;
+        const auto [first, end] = run(w);
         if (first == end) continue;
-        outs[size_t(w)].resize(copy.nodes_within(first, end).size() * size_t(total));
-        for (const LanguageModel::ChunkSum& node : copy.chunk_sums(first, end, outs[size_t(w)].data()))
+        LanguageModel& model = itself && w == 0 ? main : *copies[size_t(w - (itself ? 1 : 0))];
+        if (&model != &main) {
+            model.set_values(main.values(), total);
+            model.set_batch_state(main.batch_state());  // (main's draw, if it drew first, moves nothing here)
+        }
+        outs[size_t(w)].resize(model.nodes_within(first, end).size() * size_t(total));
+        for (const LanguageModel::ChunkSum& node : model.chunk_sums(first, end, outs[size_t(w)].data()))
             nodes.push_back(node);
     }
     return main.apply_chunks(nodes);
@@ -80,6 +86,41 @@ TEST_CASE("step in chunks: 1, 2, 3, 5 and 8 copies computing the chunks give ste
         main.step(1, &next);
         CHECK(next == next_alone);
     }
+}
+
+TEST_CASE("step in chunks: the model computing the first run itself, with 1, 2 and 4 copies, gives step()'s bits; its batch is drawn once a step") {
+    const LanguageModelOptions o = chunked_options();
+    LanguageModel alone(o);
+    std::vector<double> expected;
+    alone.step(1);
+    alone.step(5, &expected);
+    for (size_t workers : {size_t(1), size_t(2), size_t(4)}) {
+        LanguageModel main(o);
+        main.step(1);
+        std::vector<std::unique_ptr<LanguageModel>> copies;
+        for (size_t w = 0; w < workers; ++w) copies.push_back(std::make_unique<LanguageModel>(o));
+        std::vector<double> losses;
+        for (int s = 0; s < 5; ++s) losses.push_back(step_by_copies(main, copies, true).loss);
+        CAPTURE(workers);
+        CHECK(losses == expected);
+        CHECK(values_of(main) == values_of(alone));
+    }
+    // a run computed, then the step abandoned (a worker failed): the generator stands where
+    // the step began, and step() takes that batch, as a model that never drew it would
+    LanguageModel main(o), plain(o);
+    main.step(1), plain.step(1);
+    const std::uint64_t state = main.batch_state();
+    std::vector<float> out(static_cast<size_t>(main.parameters().total()));
+    main.chunk_sums(0, 1, out.data());
+    CHECK(main.batch_state() == state);
+    main.chunk_sums(1, 2, out.data());  // the same step's batch, not a new one
+    CHECK(main.batch_state() == state);
+    std::vector<double> after, after_plain;
+    main.step(2, &after);
+    plain.step(2, &after_plain);
+    CHECK(after == after_plain);
+    CHECK(values_of(main) == values_of(plain));
+    CHECK(main.batch_state() == plain.batch_state());
 }
 
 TEST_CASE("step in chunks: the chunks' gradients add up to the whole batch's (compute_gradients), to rounding") {
