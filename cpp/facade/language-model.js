@@ -22,7 +22,7 @@
 import { fail } from './error.js';
 import { describe, kinds, own } from './kinds.js';
 import { check } from './schema.js';
-import { moduleUrl, stepPool } from './parallel.js';
+import { moduleUrl, runsOf, stepPool } from './parallel.js';
 import { stepCount, trainerObject } from './trainer.js';
 
 // sampling: softmax(logits / temperature) over the topK most likely, then the fewest most likely
@@ -110,10 +110,20 @@ const methods = (call) => ({
 
 export const MAX_THREADS = 16;
 
-// the runs of chunks 0 .. chunks - 1 that `threads` threads compute: thread w chunks
-// ceil(w chunks / threads) .. ceil((w + 1) chunks / threads) - 1
-const runsOf = (chunks, threads) =>
-  Array.from({ length: threads }, (_, w) => [Math.ceil((w * chunks) / threads), Math.ceil(((w + 1) * chunks) / threads)]);
+// train()'s onProgress (none: a function that does nothing) and its count of steps, checked
+function progressOf(fn, given) {
+  const onProgress = given === undefined ? undefined : own(given, 'onProgress');
+  if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given)))
+    fail(fn, 'options must be an object, got ' + describe(given));
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    fail(fn, 'onProgress must be a function, got ' + describe(onProgress));
+  return onProgress || (() => {});
+}
+function trainSteps(fn, steps) {
+  const n = stepCount(fn, steps);
+  if (!Number.isInteger(n) || n < 1 || n > 1e6) fail(fn, 'steps must be an integer from 1 to 1000000, got ' + describe(steps));
+  return n;
+}
 
 // train(steps, { onProgress }) of a model made with `threads` threads, and its end()
 // (delete()): threads 1 steps here in slices of about a frame, yielding between them;
@@ -123,19 +133,6 @@ const runsOf = (chunks, threads) =>
 // goes on at threads 1. onProgress({ step, loss, done, steps }) after every step.
 function training(call, handle, threads, options) {
   let pool = null, running = false, deleted = false;
-  const progress = (fn, given) => {
-    const onProgress = given === undefined ? undefined : own(given, 'onProgress');
-    if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given)))
-      fail(fn, 'options must be an object, got ' + describe(given));
-    if (onProgress !== undefined && typeof onProgress !== 'function')
-      fail(fn, 'onProgress must be a function, got ' + describe(onProgress));
-    return onProgress || (() => {});
-  };
-  const count = (fn, steps) => {
-    const n = stepCount(fn, steps);
-    if (!Number.isInteger(n) || n < 1 || n > 1e6) fail(fn, 'steps must be an integer from 1 to 1000000, got ' + describe(steps));
-    return n;
-  };
   const here = async (fn, n, report, out) => {
     while (out.done < n) {
       const start = Date.now();
@@ -166,18 +163,13 @@ function training(call, handle, threads, options) {
     while (out.done < n) {
       const state = call(fn, 'raw_lm_step_state', { handle });
       const [mine, ...theirs] = runsOf(state.chunks, threads);
-      const sums = pool.step(state.values, state.state, theirs);  // posted before this thread computes its run
-      sums.catch(() => {});
-      try {
-        call(fn, 'raw_lm_chunk_sums', { handle, first: mine[0], end: mine[1] });  // kept in the core
-      } catch (error) {
-        await sums.catch(() => {});  // their answers are this step's: not to be taken for the next one's
-        throw error;
-      }
       let chunks;
       try {
-        chunks = await sums;
+        // this thread's run computed while the workers compute theirs, its sums kept in the core
+        chunks = await pool.step(state.values, state.state, theirs,
+          () => call(fn, 'raw_lm_chunk_sums', { handle, first: mine[0], end: mine[1] }));
       } catch (error) {
+        if (!error.worker) throw error;
         failed(fn, error, out, n);
       }
       if (deleted) fail(fn, 'this languageModel was deleted', 'DELETED');
@@ -190,7 +182,7 @@ function training(call, handle, threads, options) {
       if (running) fail(fn, 'train() is running: await it first');
     },
     async train(fn, steps, given) {
-      const n = count(fn, steps), report = progress(fn, given);
+      const n = trainSteps(fn, steps), report = progressOf(fn, given);
       if (running) fail(fn, 'train() is running: await it first');
       running = true;
       const losses = new Float64Array(n);

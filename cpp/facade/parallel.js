@@ -17,13 +17,15 @@
 // the worker of that name (serveSteps, which the training module calls at its
 // top level).
 //
-//   const pool = stepPool(workers, options, url);  // options: createLanguageModel's, threads aside
-//   await pool.ready();                            // every worker started
-//   const sums = pool.step(values, state, runs);   // posts at once: worker w computes chunks runs[w][0] .. runs[w][1] - 1
-//   await sums -> { nodes: [{ first, end, loss }], gradients: Float32Array[] }
-//   pool.end()                                     // ends every worker
+//   const [mine, ...theirs] = runsOf(chunks, threads);  // the runs of chunks each thread computes
+//   const pool = stepPool(threads - 1, options, url);   // options: createLanguageModel's, threads aside
+//   await pool.ready();                                 // every worker started
+//   await pool.step(values, state, theirs, here)        // worker w computes chunks theirs[w][0] .. theirs[w][1] - 1,
+//     -> { nodes: [{ first, end, loss }], gradients }   // this thread here() meanwhile; Float32Array gradients
+//   pool.end()                                          // ends every worker
 // A worker that fails to load or dies rejects ready() or the step's Promise with
-// an Error; the pool is then of no use (end() it).
+// an Error whose `worker` is true; the pool is then of no use (end() it). here()
+// throwing rejects it with its error, once the workers' answers are in.
 const PORT = 'attentionWasmStepPort';
 const QUEUE = 'attentionWasmStepQueue';
 const WORKER_NAME = 'attention-wasm steps';  // a worker of this name started with the module as its script serves
@@ -87,6 +89,13 @@ async function startWorker(url) {
   };
 }
 
+// the runs of chunks 0 .. chunks - 1 that `threads` threads compute: thread w chunks
+// ceil(w chunks / threads) .. ceil((w + 1) chunks / threads) - 1
+export const runsOf = (chunks, threads) =>
+  Array.from({ length: threads }, (_, w) => [Math.ceil((w * chunks) / threads), Math.ceil(((w + 1) * chunks) / threads)]);
+
+const workerError = (message) => Object.assign(new Error(message), { worker: true });
+
 export function stepPool(count, options, url) {
   let failed = null;              // why the pool broke, once it has
   let pending = [];               // per worker: { resolve, reject } of the step it computes
@@ -94,7 +103,7 @@ export function stepPool(count, options, url) {
   const fail = (message) => {
     if (failed) return;
     failed = message;
-    for (const p of pending) if (p) p.reject(new Error(message));
+    for (const p of pending) if (p) p.reject(workerError(message));
     pending = [];
   };
   const started = Promise.all(Array.from({ length: count }, (_, w) => startWorker(url).then((worker) => {
@@ -113,27 +122,32 @@ export function stepPool(count, options, url) {
   return {
     async ready() {
       await started;
-      if (failed) throw new Error(failed);
+      if (failed) throw workerError(failed);
     },
     // (the last worker gets the values themselves, the others copies)
-    step(values, state, runs) {
-      if (failed) return Promise.reject(new Error(failed));
-      return Promise.all(workers.map((worker, w) => new Promise((resolve, reject) => {
+    async step(values, state, runs, here) {
+      if (failed) throw workerError(failed);
+      const answers = Promise.all(workers.map((worker, w) => new Promise((resolve, reject) => {
         pending[w] = { resolve, reject };
         worker.ref(true);
         const own = w === workers.length - 1 ? values : values.slice();
         worker.post({ type: 'step', values: own, state, first: runs[w][0], end: runs[w][1] }, [own.buffer]);
-      }))).then((answers) => {
-        const nodes = [], gradients = [];
-        for (const answer of answers) {
-          const size = answer.gradients.length / answer.nodes.length;
-          answer.nodes.forEach((node, k) => {
-            nodes.push(node);
-            gradients.push(answer.gradients.subarray(k * size, (k + 1) * size));
-          });
-        }
-        return { nodes, gradients };
-      }).finally(() => workers.forEach((worker) => worker.ref(false)));
+      }))).finally(() => workers.forEach((worker) => worker.ref(false)));
+      try {
+        here();
+      } catch (error) {
+        await answers.catch(() => {});  // (this step's answers: not to be taken for the next one's)
+        throw error;
+      }
+      const nodes = [], gradients = [];
+      for (const answer of await answers) {
+        const size = answer.gradients.length / answer.nodes.length;
+        answer.nodes.forEach((node, k) => {
+          nodes.push(node);
+          gradients.push(answer.gradients.subarray(k * size, (k + 1) * size));
+        });
+      }
+      return { nodes, gradients };
     },
     end() {
       fail('the workers were ended');

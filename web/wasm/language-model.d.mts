@@ -49,10 +49,11 @@ export interface LanguageModelOptions {
   window?: number;
   /** and the first `sinks` keys always; they need a window (default 0) */
   sinks?: number;
-  /** workers computing each step of train(), 1..16 (default 1: train() steps on this thread). Every
-   *  count gives step()'s losses and parameters bit for bit: a step's batch is cut into chunks fixed by
-   *  the batch (min(batch, 8); more workers than chunks are not started). Node: worker_threads; a
-   *  browser: workers loading the training module from where it was loaded. */
+  /** threads computing each step of train(), 1..16 (default 1: train() steps on this thread alone):
+   *  this thread computes a run of each step's chunks and threads - 1 workers the others. Every count
+   *  gives step()'s losses and parameters bit for bit: a step's batch is cut into chunks fixed by the
+   *  batch (min(batch, 8); more threads than chunks are not used). Node: worker_threads; a browser:
+   *  workers loading the training module from where it was loaded. */
   threads?: number;
 }
 
@@ -326,7 +327,7 @@ export interface LanguageModelInfo {
   kvHeads: number;
   window: number;
   sinks: number;
-  /** the workers train() uses (1 after a worker failed), and the chunks a step is cut into */
+  /** the threads train() uses, this one among them (1 after a worker failed), and the chunks a step is cut into */
   threads: number;
   chunks: number;
 }
@@ -335,8 +336,8 @@ export interface LanguageModelInfo {
 export interface LanguageModel extends Handle<LanguageModelInfo> {
   /** Runs `steps` Adam steps (an integer 1..1000000, default 1). Throws if training diverges. */
   step(steps?: number): LanguageModelStep;
-  /** The same steps as step(), by the model's `threads` workers, or on this thread in slices of about a
-   *  frame (threads 1), resolving to the same result. While it runs, step(), setParameters() and train()
+  /** The same steps as step(), by this thread and the model's `threads` - 1 workers, or on this thread
+   *  alone in slices of about a frame (threads 1), resolving to the same result. While it runs, step(), setParameters() and train()
    *  throw. A worker that fails rejects it with WORKER_FAILED: the step it was on is not taken, and the
    *  model goes on at threads 1; delete() rejects it with DELETED and ends the workers. */
   train(steps: number, options?: TrainOptions): Promise<LanguageModelStep>;

@@ -233,17 +233,13 @@ public:
     //   main:   chunk_sums of a run of its own (or none), then apply_chunks(every node)
     static constexpr Index kChunks = 8;
     Index chunks() const { return std::min(batch_, kChunks); }
-    // where the batch generator is: the next step's batch is drawn from there (a step's
-    // batch is drawn by its first chunk_sums and kept till the step is taken)
+    // where the batch generator is: the next step's batch is drawn from there (by its first chunk_sums, once)
     std::uint64_t batch_state() const { return drawn_ ? drawn_from_ : batches_.state(); }
-    void set_batch_state(std::uint64_t state) {
-        batches_.set_state(state);
-        drawn_ = false;
-    }
+    void set_batch_state(std::uint64_t state);
     // every parameter at once, (parameters().total()) in store order
+    // (values_to_set(): where set_values copies them, to write them into)
     const float* values() const { return store_.values(); }
     void set_values(const float* values, Index count);
-    // where set_values would copy them: (parameters().total()) floats to write the values into
     float* values_to_set();
     struct ChunkSum {
         Index first, end;      // the node: chunks first .. end - 1
@@ -336,8 +332,8 @@ private:
     double last_loss_ = 0;
     Index step_length_ = 0;                    // the step in chunks: its batch's rows per sequence
     double step_targets_ = 0;                  // its batch's targets
-    bool drawn_ = false;                       // the next step's batch is drawn (begin_step) ...
-    std::uint64_t drawn_from_ = 0;             // ... from this state of the generator
+    bool drawn_ = false;                       // the next step's batch is drawn (begin_step) from ...
+    std::uint64_t drawn_from_ = 0;             // ... this state of the generator
     std::vector<float> grad_sum_;              // (total) the tree's root: the step's gradient
     std::vector<std::vector<float>> tree_;     // (depth, total) a right half at each depth while adding
     Divergence divergence_;

@@ -196,6 +196,11 @@ void LanguageModel::set_values(const float* values, Index count) {
     decoding_.live = false;
 }
 
+void LanguageModel::set_batch_state(std::uint64_t state) {
+    batches_.set_state(state);
+    drawn_ = false;
+}
+
 float* LanguageModel::values_to_set() {
     decoding_.live = false;
     return store_.values();
