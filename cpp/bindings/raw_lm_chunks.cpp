@@ -41,12 +41,13 @@ std::string hex_state(std::uint64_t state) {
 }  // namespace
 
 // -> { chunks, values: Float32Array (every parameter), state }: what a worker needs for the next step
+// (values, and chunk_sums' gradients, are views of the heap: to be copied before the next call)
 val raw_lm_step_state(val o) {
     return guarded([&] {
         const LanguageModel& model = *live_of(o).model;
         const Index total = model.parameters().total();
         return object_of("chunks", double(model.chunks()),
-                         "values", val::global("Float32Array").new_(typed_memory_view(size_t(total), model.values())),
+                         "values", val(typed_memory_view(size_t(total), model.values())),
                          "state", hex_state(model.batch_state()));
     });
 }
@@ -75,7 +76,7 @@ val raw_lm_chunk_sums(val o) {
         buffer.resize(model.nodes_within(first, end).size() * total);
         const val nodes = nodes_of(model.chunk_sums(first, end, buffer.data()));
         return object_of("nodes", nodes,
-                         "gradients", val::global("Float32Array").new_(typed_memory_view(buffer.size(), buffer.data())));
+                         "gradients", val(typed_memory_view(buffer.size(), buffer.data())));
     });
 }
 

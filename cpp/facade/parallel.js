@@ -21,7 +21,8 @@
 //   const pool = stepPool(threads - 1, options, url);   // options: createLanguageModel's, threads aside
 //   await pool.ready();                                 // every worker started
 //   await pool.step(values, state, theirs, here)        // worker w computes chunks theirs[w][0] .. theirs[w][1] - 1,
-//     -> { nodes: [{ first, end, loss }], gradients }   // this thread here() meanwhile; Float32Array gradients
+//     -> { nodes: [{ first, end, loss }], gradients }   // this thread here() meanwhile; Float32Array gradients,
+//                                                       // the pool's again at the next step (their buffers are reused)
 //   pool.end()                                          // ends every worker
 // A worker that fails to load or dies rejects ready() or the step's Promise with
 // an Error whose `worker` is true; the pool is then of no use (end() it). here()
@@ -100,6 +101,7 @@ export function stepPool(count, options, url) {
   let failed = null;              // why the pool broke, once it has
   let pending = [];               // per worker: { resolve, reject } of the step it computes
   const workers = [];
+  const spare = [];               // per worker: the buffer of its last answer, to send the next values in
   const fail = (message) => {
     if (failed) return;
     failed = message;
@@ -124,13 +126,15 @@ export function stepPool(count, options, url) {
       await started;
       if (failed) throw workerError(failed);
     },
-    // (the last worker gets the values themselves, the others copies)
+    // (values: copied at once, into each worker's buffer of the last step where there is one)
     async step(values, state, runs, here) {
       if (failed) throw workerError(failed);
       const answers = Promise.all(workers.map((worker, w) => new Promise((resolve, reject) => {
         pending[w] = { resolve, reject };
         worker.ref(true);
-        const own = w === workers.length - 1 ? values : values.slice();
+        const own = spare[w] && spare[w].byteLength >= values.byteLength
+          ? new Float32Array(spare[w], 0, values.length) : new Float32Array(values.length);
+        own.set(values);
         worker.post({ type: 'step', values: own, state, first: runs[w][0], end: runs[w][1] }, [own.buffer]);
       }))).finally(() => workers.forEach((worker) => worker.ref(false)));
       try {
@@ -140,7 +144,8 @@ export function stepPool(count, options, url) {
         throw error;
       }
       const nodes = [], gradients = [];
-      for (const answer of await answers) {
+      for (const [w, answer] of (await answers).entries()) {
+        spare[w] = answer.gradients.buffer;
         const size = answer.gradients.length / answer.nodes.length;
         answer.nodes.forEach((node, k) => {
           nodes.push(node);
@@ -179,7 +184,11 @@ export function serveSteps(createCore, callerOf) {
       const { nodes, gradients } = call('worker', 'raw_lm_chunk_sums', {
         handle, values: message.values, state: message.state, first: message.first, end: message.end,
       });
-      send({ type: 'sums', nodes, gradients }, [gradients.buffer]);
+      // (a view of the heap: copied into the buffer the values came in, where it holds them)
+      const room = message.values.buffer;
+      const out = room.byteLength >= gradients.byteLength ? new Float32Array(room, 0, gradients.length) : new Float32Array(gradients.length);
+      out.set(gradients);
+      send({ type: 'sums', nodes, gradients: out }, [out.buffer]);
     }).catch(failed);
   };
   if (typeof port.on === 'function') {
