@@ -1,15 +1,16 @@
-// npm run bench, part 5: the language model trained by workers. The page's
+// npm run bench, part 5: the language model trained by threads. The page's
 // poem model (layers 2, heads 4, d_model 64, context 25, batch 32, characters
 // seen fewer than 3 times folded, Adam 0.01 with 20 steps of warm-up, clipping
 // at 1) on the quatrains, in one Node process:
-//   1. the same losses: 2 and 3 workers (createLanguageModel({ threads }),
-//      lm.train()) against step() on this thread, bit for bit, over the first steps;
+//   1. the same losses: 2 and 3 threads (createLanguageModel({ threads }),
+//      lm.train(): this thread and 1 or 2 workers) against step() on this
+//      thread, bit for bit, over the first steps;
 //   2. milliseconds per step, the sides taking turns round by round, medians:
 //      ours on one thread (step(), the core's chunks one after another), ours
-//      with `threads` workers (train()), and TF.js (tfjs-backend-wasm, SIMD, one
+//      on 2 threads (train()), and TF.js (tfjs-backend-wasm, SIMD, one
 //      thread; bench/language-model-tfjs.mjs) on batches of the same kind;
-//   3. the ratios and the targets (docs/performance.md): 2 workers at least 1.8x
-//      one thread on a machine of 2 cores; at least 5x TF.js, our 2 workers
+//   3. the ratios and the targets (docs/performance.md): 2 threads at least 1.8x
+//      one thread on a machine of 2 cores; at least 5x TF.js, our 2 threads
 //      against its one thread.
 // TF.js's threaded WASM backend is not timed: it needs SharedArrayBuffer, so a
 // cross-origin isolated page in a browser, which the page this module serves
@@ -66,7 +67,7 @@ const nextBatch = lmBatches({ sequences: corpus.train.map((t) => encode(vocabula
 const two = await model(2);
 const sides = {
   'ours, 1 thread': async () => { for (let s = 0; s < STEPS; s++) alone.step(1); },
-  'ours, 2 workers': async () => { await two.train(STEPS); },
+  'ours, 2 threads': async () => { await two.train(STEPS); },
   'TF.js, 1 thread': async (batches) => { for (const b of batches) peer.step(b.tokens, b.targets); },
 };
 const times = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
@@ -80,8 +81,8 @@ for (let r = -1; r < ROUNDS; r++) {  // round -1: a warm-up
   }
 }
 const ms = Object.fromEntries(names.map((name) => [name, stats(times[name])]));
-const speedup = ms['ours, 1 thread'].median / ms['ours, 2 workers'].median;
-const overTfjs = ms['TF.js, 1 thread'].median / ms['ours, 2 workers'].median;
+const speedup = ms['ours, 1 thread'].median / ms['ours, 2 threads'].median;
+const overTfjs = ms['TF.js, 1 thread'].median / ms['ours, 2 threads'].median;
 const oneOverTfjs = ms['TF.js, 1 thread'].median / ms['ours, 1 thread'].median;
 alone.delete();
 two.delete();
@@ -90,12 +91,12 @@ peer.dispose();
 // ---- 3. the table -------------------------------------------------------------------------
 const f = (x, digits = 1) => x.toFixed(digits);
 const cores = os.cpus().length;
-const lines = ['', `Language model by workers (the page's poem model on the quatrains: layers 2, heads 4, d_model 64, ` +
+const lines = ['', `Language model by threads (the page's poem model on the quatrains: layers 2, heads 4, d_model 64, ` +
   `context 25, batch 32 in 8 chunks), ${cores} cores, load average ${loadStart.map((x) => f(x, 2)).join(' ')} at the start`,
-  `same losses as step() over ${SAME_STEPS} steps: 2 workers ${same[2] ? 'yes, bit for bit' : 'NO'}, 3 workers ${same[3] ? 'yes, bit for bit' : 'NO'}`,
+  `same losses as step() over ${SAME_STEPS} steps: 2 threads ${same[2] ? 'yes, bit for bit' : 'NO'}, 3 threads ${same[3] ? 'yes, bit for bit' : 'NO'}`,
   '', '| | ms per step (median, min–max) |', '|---|---|',
   ...names.map((name) => `| ${name} | ${f(ms[name].median)} (${f(ms[name].min)}–${f(ms[name].max)}) |`),
-  `2 workers over 1 thread: ${f(speedup, 2)}× (target ≥ 1.8× on 2 cores: ${speedup >= 1.8 ? 'met' : 'NOT met'}); ` +
+  `2 threads over 1 thread: ${f(speedup, 2)}× (target ≥ 1.8× on 2 cores: ${speedup >= 1.8 ? 'met' : 'NOT met'}); ` +
   `over TF.js ${version('@tensorflow/tfjs-core')} on 1 thread: ${f(overTfjs, 2)}× (target ≥ 5×: ${overTfjs >= 5 ? 'met' : 'NOT met'}); ` +
   `ours on 1 thread over TF.js: ${f(oneOverTfjs, 2)}×`,
   `(${ROUNDS} samples a side of ${STEPS} steps, taking turns; TF.js's threaded backend needs SharedArrayBuffer: not timed)`];

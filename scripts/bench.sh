@@ -13,7 +13,7 @@
 # TF.js, and time to 99% in Node and Chromium: bench/results-train.json),
 # bench/language-model-vs-tfjs.mjs (the language model on the quatrains against
 # TF.js, and the time to write a poem: bench/results-lm.json) and
-# bench/language-model-threads.mjs (the poem model by 2 workers against one
+# bench/language-model-threads.mjs (the poem model by 2 threads against one
 # thread and TF.js: bench/results-lm-threads.json). Arguments go to each of them (--quick: a smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
