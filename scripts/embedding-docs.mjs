@@ -50,7 +50,9 @@ function meaning(name, control) {
   return control.hidden ? 'kept by the widget (a selection, a step count, a model address)' : '';
 }
 
-function defaultText(def, key) {
+function defaultText(name, def, key) {
+  const from = def.defaultsFrom?.[key];
+  if (from) return WORDS[name][from];  // decided by the reader's computer: how, in words
   const base = def.defaults[key];
   const shown = (v) => (v === '' ? '(empty)' : typeof v === 'string' ? code(v) : code(JSON.stringify(v)));
   const perLanguage = Object.entries(def.languageDefaults ?? {}).filter(([, d]) => key in d);
@@ -67,7 +69,7 @@ export function reference() {
     out.push('| key | type | values | default | what it sets |', '|---|---|---|---|---|');
     for (const control of def.controls) {
       const [type, grid] = kind(control);
-      out.push(`| ${code(control.key)} | ${cell(type)} | ${cell(grid)} | ${cell(defaultText(def, control.key))} | ${cell(meaning(name, control))} |`);
+      out.push(`| ${code(control.key)} | ${cell(type)} | ${cell(grid)} | ${cell(defaultText(name, def, control.key))} | ${cell(meaning(name, control))} |`);
     }
     out.push('');
   }

@@ -70,6 +70,7 @@ export default {
   rate: 'Tokens per second',
   threads: 'Workers',
   threadsShown: 'Workers training',
+  threadsDefault: 'the cores the browser reports less one, from 1 to 4',
   stepsRate: 'Steps per second',
   threadsExplain: 'Workers: each step’s {batch} texts are cut into {chunks} fixed chunks; the workers compute them side by side and their gradients are added in one fixed order, so every count of workers draws the same curve for the same seed. More workers help only where the computer has cores to spare (this one reports {cores}).',
   starting: 'starting…',

@@ -43,6 +43,8 @@ export const defaults = {
 };
 // the language of the page chooses the corpus
 export const languageDefaults = { zh: { corpus: 'poems' } };
+// defaults the reader's computer decides: the catalog's words for how (docs/embedding.md)
+export const defaultsFrom = { threads: 'threadsDefault' };
 
 const choice = (key, label, values) => ({ key, type: 'choice', label, options: values.map((v) => ({ value: v, label: v })) });
 

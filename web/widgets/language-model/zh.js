@@ -70,6 +70,7 @@ export default {
   rate: '每秒词元数',
   threads: '工作线程',
   threadsShown: '训练中的工作线程',
+  threadsDefault: '浏览器报告的核心数减一，1 到 4',
   stepsRate: '每秒步数',
   threadsExplain: '工作线程：每一步的 {batch} 段文本被切成固定的 {chunks} 块，各线程并行计算，梯度按同一个固定顺序相加，所以同一个种子无论用几个线程，画出的曲线都完全一样。只有电脑有空闲核心时，多开线程才会更快（这台电脑报告 {cores} 个）。',
   starting: '正在启动…',
