@@ -95,8 +95,11 @@ test('wide screen: a sticky sidebar; a click lands on the section, and the mark 
     assert.ok(box.y >= -1 && box.y < 5 && await nav.locator(`a[href="#${id}"]`).isVisible(), 'the sidebar stays in view');
   }
 
-  // scrolling by other means moves the mark too, one section at a time
+  // scrolling by other means moves the mark too, one section at a time (scrolled again once the
+  // sections it brought near have drawn: one growing above it moves it off the top)
   for (const id of ['positional-encoding', 'self-attention', 'complexity']) {
+    await page.locator(`#${id}`).evaluate((s) => s.scrollIntoView());
+    await settled(page);
     await page.locator(`#${id}`).evaluate((s) => s.scrollIntoView());
     await eventually(async () => (await current(page)).join() === `#${id}`, { message: `${id} marked after scrolling` });
   }
