@@ -290,7 +290,8 @@ export function drawSnapshot(view, snapshot, { t, corpus, figures = true }) {
   view.fields.loss.textContent = last === null ? '—' : fixed(last);
   view.fields.rate.textContent = snapshot.tokensPerSecond === null ? '—' : formatNumber(snapshot.tokensPerSecond, { digits: 0 });
   view.fields.threads.textContent = formatNumber(snapshot.threads, { digits: 0 });
-  view.fields.threadsExplain.textContent = t('threadsExplain', { batch: formatNumber(snapshot.batch, { digits: 0 }),
+  // (one worker computes the chunks in turn; more, side by side)
+  view.fields.threadsExplain.textContent = t(snapshot.threads > 1 ? 'threadsExplain' : 'threadsExplainOne', { batch: formatNumber(snapshot.batch, { digits: 0 }),
     chunks: formatNumber(snapshot.chunks, { digits: 0 }), cores: formatNumber(snapshot.cores, { digits: 0 }) });
   view.fields.stepsRate.textContent = snapshot.stepsPerSecond === null ? '—' : formatNumber(snapshot.stepsPerSecond, { digits: 1 });
   const full = view.full;

@@ -72,6 +72,7 @@ export default {
   threadsShown: 'Workers training',
   threadsDefault: 'the cores the browser reports less one, from 1 to 4',
   stepsRate: 'Steps per second',
+  threadsExplainOne: 'Workers: each step’s {batch} texts are cut into {chunks} fixed chunks; one worker computes them in turn and their gradients are added in one fixed order, so every count of workers draws the same curve for the same seed. More workers help only where the computer has cores to spare (this one reports {cores}).',
   threadsExplain: 'Workers: each step’s {batch} texts are cut into {chunks} fixed chunks; the workers compute them side by side and their gradients are added in one fixed order, so every count of workers draws the same curve for the same seed. More workers help only where the computer has cores to spare (this one reports {cores}).',
   starting: 'starting…',
   fallbackNote: 'No Web Worker could start here (a script embed, a file:// page or a strict host), so training runs on the page’s own thread, one step at a time: the page stays usable, only slower.',
