@@ -95,6 +95,10 @@ async function startWorker(url) {
 export const runsOf = (chunks, threads) =>
   Array.from({ length: threads }, (_, w) => [Math.ceil((w * chunks) / threads), Math.ceil(((w + 1) * chunks) / threads)]);
 
+// length floats in buffer where it holds them (a buffer that came back, reused), else in a new one
+const floatsIn = (buffer, length) =>
+  buffer && buffer.byteLength >= 4 * length ? new Float32Array(buffer, 0, length) : new Float32Array(length);
+
 const workerError = (message) => Object.assign(new Error(message), { worker: true });
 
 export function stepPool(count, options, url) {
@@ -132,8 +136,7 @@ export function stepPool(count, options, url) {
       const answers = Promise.all(workers.map((worker, w) => new Promise((resolve, reject) => {
         pending[w] = { resolve, reject };
         worker.ref(true);
-        const own = spare[w] && spare[w].byteLength >= values.byteLength
-          ? new Float32Array(spare[w], 0, values.length) : new Float32Array(values.length);
+        const own = floatsIn(spare[w], values.length);
         own.set(values);
         worker.post({ type: 'step', values: own, state, first: runs[w][0], end: runs[w][1] }, [own.buffer]);
       }))).finally(() => workers.forEach((worker) => worker.ref(false)));
@@ -184,9 +187,8 @@ export function serveSteps(createCore, callerOf) {
       const { nodes, gradients } = call('worker', 'raw_lm_chunk_sums', {
         handle, values: message.values, state: message.state, first: message.first, end: message.end,
       });
-      // (a view of the heap: copied into the buffer the values came in, where it holds them)
-      const room = message.values.buffer;
-      const out = room.byteLength >= gradients.byteLength ? new Float32Array(room, 0, gradients.length) : new Float32Array(gradients.length);
+      // (a view of the heap: copied into the buffer the values came in)
+      const out = floatsIn(message.values.buffer, gradients.length);
       out.set(gradients);
       send({ type: 'sums', nodes, gradients: out }, [out.buffer]);
     }).catch(failed);
