@@ -230,8 +230,7 @@ test('kv-heads: the URL restores the widget alone and on the full page', async (
   });
   const search = new URLSearchParams(Object.entries(state).map(([key, value]) => [`kv-heads.${key}`, value]));
   await withPage(browser, `?${search}`, async ({ page }) => {
-    // (the full page: the nineteen sections above mount first, longer on a busy machine)
-    await whenReady(W, 30000)(page);
+    await ready(page);
     await assertToy(page, 4, 'the full page');
     await assertCache(page, model, 'the full page');
   });
