@@ -83,12 +83,15 @@ export const whenReady = (selector, timeout = 15000) => async (page) => {
   const root = page.locator(selector).first();
   const end = Date.now() + timeout;
   await root.waitFor({ state: 'attached', timeout });
-  // scrolled to until it begins to mount: the sections above may still grow (their styles loading)
-  while (await root.getAttribute('data-mount') === 'waiting' && Date.now() < end) {
+  // scrolled to until it is ready, not only until it begins to mount: the sections above may
+  // still grow (their styles loading) and push it away, and a lazy widget (kv-heads, training,
+  // the language model) draws only once it is near the screen
+  const ready = page.locator(`${selector}[data-ready="true"]`).first();
+  while (await ready.count() === 0 && Date.now() < end) {
     await root.scrollIntoViewIfNeeded();
     await page.waitForTimeout(200);
   }
-  await page.locator(`${selector}[data-ready="true"]`).waitFor({ timeout: Math.max(1000, end - Date.now()) });
+  await ready.waitFor({ timeout: Math.max(1000, end - Date.now()) });
 };
 
 // Scrolls the full page to the widget of selector once every widget of the
