@@ -113,7 +113,11 @@ test('driving the whole page (every slider over its range, every choice, both la
   await speed.locator('select').selectOption('256');
   await speed.getByRole('radio', { name: '32' }).check();
   await speed.locator('[data-part="run"]').click();
-  await speed.locator('.sp-status[data-status="done"]').waitFor({ timeout: LOAD });
+  await speed.locator('.sp-status[data-status="done"]').waitFor({ timeout: LOAD }).catch(async (error) => {
+    // (what the widget said instead, for the report)
+    const status = speed.locator('.sp-status');
+    throw new Error(`${error.message}\nthe speed widget's status: ${await status.getAttribute('data-status')}: ${await status.textContent()}`);
+  });
   // in Chinese: every choice, preset and button again (the sliders moved in English)
   await switchTo('zh', /[\u4e00-\u9fff]/);
   for (const name of all) changes += await widget(page, name).evaluate(driveWidget, 0);
